@@ -1,0 +1,77 @@
+//! `aesni`: AES-NI on xmm registers, 8 blocks interleaved (the shared body in `hw.rs` at one
+//! block per register).
+
+#![cfg(target_arch = "x86_64")]
+
+use core::arch::x86_64::*;
+
+use cipher::consts::U8;
+
+use super::hw::AesVec;
+use super::key_schedule::{self, RoundKeys};
+use crate::{Block, Error};
+
+// SAFETY (all methods): callers are `#[target_feature(enable = "aes")]` functions reached only
+// after `is_x86_feature_detected!("aes")` (SSE2 is part of x86-64).
+impl AesVec for __m128i {
+    const LANES: usize = 1;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        unsafe { _mm_setzero_si128() }
+    }
+    #[inline(always)]
+    unsafe fn load(src: *const Block) -> Self {
+        unsafe { _mm_loadu_si128(src.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut Block) {
+        unsafe { _mm_storeu_si128(dst.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn broadcast(k: &Block) -> Self {
+        unsafe { _mm_loadu_si128(k.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        unsafe { _mm_xor_si128(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn enc(self, k: Self) -> Self {
+        unsafe { _mm_aesenc_si128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn enc_last(self, k: Self) -> Self {
+        unsafe { _mm_aesenclast_si128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn dec(self, k: Self) -> Self {
+        unsafe { _mm_aesdec_si128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn dec_last(self, k: Self) -> Self {
+        unsafe { _mm_aesdeclast_si128(self, k) }
+    }
+}
+
+/// SubWord with AESENCLAST: with the word in all four columns, ShiftRows leaves column 0 equal
+/// to the word, so column 0 of AESENCLAST(w,w,w,w; key 0) is SubWord(w). Constant time.
+#[target_feature(enable = "aes")]
+fn sub_word_aesni(w: u32) -> u32 {
+    let v = _mm_set1_epi32(w as i32);
+    _mm_cvtsi128_si32(_mm_aesenclast_si128(v, _mm_setzero_si128())) as u32
+}
+
+/// The key schedule with an AES-NI SubWord.
+///
+/// # Safety
+/// The CPU has AES-NI.
+pub(crate) unsafe fn expand_key(key: &[u8]) -> Result<RoundKeys, Error> {
+    // SAFETY: the caller guarantees AES-NI.
+    key_schedule::expand(key, |w| unsafe { sub_word_aesni(w) })
+}
+
+aes_insn_backend!(
+    /// AES-NI, 8 blocks interleaved in xmm registers.
+    Aesni, __m128i, U8, "aesni", "aes",
+    is_x86_feature_detected!("aes")
+);

@@ -1,0 +1,271 @@
+//! `bitslice-sse`, `bitslice-avx2`, `bitslice-avx512`: constant-time AES bitsliced in SIMD
+//! registers (Käsper–Schwabe), 8 / 16 / 32 blocks per batch.
+//!
+//! The round function is the shared bitsliced core (`bitsliced.rs`); this file gives each
+//! register width the few operations it needs, and one macro body makes the three backends.
+//! In a register of `16n` bits (`n` blocks) a row is `4n` bits: a 32-bit lane (xmm), 64-bit lane
+//! (ymm) or 128-bit lane (zmm). MixColumns rotates whole rows (PSHUFD, VPERMQ, VSHUFI64X2);
+//! ShiftRows moves whole columns inside a row, which never crosses a 128-bit lane, so one
+//! PSHUFB with a constant index does it. All are data-independent: no branch or memory index
+//! depends on key or data.
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::x86_64::*;
+
+    use cipher::consts::{U8, U16, U32};
+
+    use crate::aes::Backend;
+    use crate::aes::bitsliced::{self, SlicedKeys, Word};
+    use crate::{Block, Error};
+
+    /// PSHUFB index for ShiftRows (or its inverse) on a word of `n` blocks; byte `i` of the
+    /// result comes from byte `index[i]` of the same 128-bit lane.
+    const fn shift_rows_index(n: usize, inverse: bool) -> [u8; 64] {
+        let mut idx = [0u8; 64];
+        let mut i = 0;
+        while i < 2 * n {
+            let bit = 8 * i;
+            let (row, in_row) = (bit / (4 * n), bit % (4 * n));
+            let (col, in_col) = (in_row / n, in_row % n);
+            let src_col = if inverse { (col + 4 - row) % 4 } else { (col + row) % 4 };
+            idx[i] = (((row * 4 * n + src_col * n + in_col) / 8) % 16) as u8;
+            i += 1;
+        }
+        idx
+    }
+
+    static XMM_SR: [u8; 64] = shift_rows_index(8, false);
+    static XMM_ISR: [u8; 64] = shift_rows_index(8, true);
+    static YMM_SR: [u8; 64] = shift_rows_index(16, false);
+    static YMM_ISR: [u8; 64] = shift_rows_index(16, true);
+    static ZMM_SR: [u8; 64] = shift_rows_index(32, false);
+    static ZMM_ISR: [u8; 64] = shift_rows_index(32, true);
+
+    // The `unsafe` blocks below call SIMD intrinsics. They are sound because these words are
+    // only created inside the `#[target_feature]` entry points of the backends, whose
+    // constructors check the CPU features first (SSSE3, AVX2, AVX-512F+BW respectively).
+
+    #[derive(Clone, Copy)]
+    pub(crate) struct Xmm(__m128i);
+
+    impl Word for Xmm {
+        const BLOCKS: usize = 8;
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            unsafe { Xmm(_mm_xor_si128(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            unsafe { Xmm(_mm_and_si128(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn not(self) -> Self {
+            unsafe { Xmm(_mm_xor_si128(self.0, _mm_set1_epi32(-1))) }
+        }
+        #[inline(always)]
+        fn rotate_rows(self, n: u32) -> Self {
+            unsafe {
+                Xmm(match n {
+                    1 => _mm_shuffle_epi32::<0x39>(self.0),
+                    2 => _mm_shuffle_epi32::<0x4e>(self.0),
+                    _ => _mm_shuffle_epi32::<0x93>(self.0),
+                })
+            }
+        }
+        #[inline(always)]
+        fn shift_rows(self) -> Self {
+            unsafe { Xmm(_mm_shuffle_epi8(self.0, _mm_loadu_si128(XMM_SR.as_ptr().cast()))) }
+        }
+        #[inline(always)]
+        fn inv_shift_rows(self) -> Self {
+            unsafe { Xmm(_mm_shuffle_epi8(self.0, _mm_loadu_si128(XMM_ISR.as_ptr().cast()))) }
+        }
+        #[inline(always)]
+        fn load(words: &[u64]) -> Self {
+            assert!(words.len() >= 2);
+            unsafe { Xmm(_mm_loadu_si128(words.as_ptr().cast())) }
+        }
+        #[inline(always)]
+        fn store(self, words: &mut [u64]) {
+            assert!(words.len() >= 2);
+            unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), self.0) }
+        }
+    }
+
+    #[derive(Clone, Copy)]
+    pub(crate) struct Ymm(__m256i);
+
+    impl Word for Ymm {
+        const BLOCKS: usize = 16;
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            unsafe { Ymm(_mm256_xor_si256(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            unsafe { Ymm(_mm256_and_si256(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn not(self) -> Self {
+            unsafe { Ymm(_mm256_xor_si256(self.0, _mm256_set1_epi32(-1))) }
+        }
+        #[inline(always)]
+        fn rotate_rows(self, n: u32) -> Self {
+            unsafe {
+                Ymm(match n {
+                    1 => _mm256_permute4x64_epi64::<0x39>(self.0),
+                    2 => _mm256_permute4x64_epi64::<0x4e>(self.0),
+                    _ => _mm256_permute4x64_epi64::<0x93>(self.0),
+                })
+            }
+        }
+        #[inline(always)]
+        fn shift_rows(self) -> Self {
+            unsafe { Ymm(_mm256_shuffle_epi8(self.0, _mm256_loadu_si256(YMM_SR.as_ptr().cast()))) }
+        }
+        #[inline(always)]
+        fn inv_shift_rows(self) -> Self {
+            unsafe { Ymm(_mm256_shuffle_epi8(self.0, _mm256_loadu_si256(YMM_ISR.as_ptr().cast()))) }
+        }
+        #[inline(always)]
+        fn load(words: &[u64]) -> Self {
+            assert!(words.len() >= 4);
+            unsafe { Ymm(_mm256_loadu_si256(words.as_ptr().cast())) }
+        }
+        #[inline(always)]
+        fn store(self, words: &mut [u64]) {
+            assert!(words.len() >= 4);
+            unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0) }
+        }
+    }
+
+    #[derive(Clone, Copy)]
+    pub(crate) struct Zmm(__m512i);
+
+    impl Word for Zmm {
+        const BLOCKS: usize = 32;
+        #[inline(always)]
+        fn xor(self, o: Self) -> Self {
+            unsafe { Zmm(_mm512_xor_si512(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn and(self, o: Self) -> Self {
+            unsafe { Zmm(_mm512_and_si512(self.0, o.0)) }
+        }
+        #[inline(always)]
+        fn not(self) -> Self {
+            unsafe { Zmm(_mm512_xor_si512(self.0, _mm512_set1_epi32(-1))) }
+        }
+        #[inline(always)]
+        fn rotate_rows(self, n: u32) -> Self {
+            unsafe {
+                Zmm(match n {
+                    1 => _mm512_shuffle_i64x2::<0x39>(self.0, self.0),
+                    2 => _mm512_shuffle_i64x2::<0x4e>(self.0, self.0),
+                    _ => _mm512_shuffle_i64x2::<0x93>(self.0, self.0),
+                })
+            }
+        }
+        #[inline(always)]
+        fn shift_rows(self) -> Self {
+            unsafe { Zmm(_mm512_shuffle_epi8(self.0, _mm512_loadu_si512(ZMM_SR.as_ptr().cast()))) }
+        }
+        #[inline(always)]
+        fn inv_shift_rows(self) -> Self {
+            unsafe { Zmm(_mm512_shuffle_epi8(self.0, _mm512_loadu_si512(ZMM_ISR.as_ptr().cast()))) }
+        }
+        #[inline(always)]
+        fn load(words: &[u64]) -> Self {
+            assert!(words.len() >= 8);
+            unsafe { Zmm(_mm512_loadu_si512(words.as_ptr().cast())) }
+        }
+        #[inline(always)]
+        fn store(self, words: &mut [u64]) {
+            assert!(words.len() >= 8);
+            unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), self.0) }
+        }
+    }
+
+    /// One body for the three widths: a backend type, its word, and the target features its
+    /// entry points are compiled with (and that `available()` checks).
+    macro_rules! bitslice_backend {
+        ($(#[$doc:meta])* $name:ident, $word:ty, $batch:ty, $label:literal, $features:literal,
+         $detect:expr) => {
+            $(#[$doc])*
+            #[derive(Clone)]
+            pub struct $name {
+                keys: SlicedKeys,
+            }
+
+            impl $name {
+                #[target_feature(enable = $features)]
+                unsafe fn encrypt_impl(&self, blocks: &mut [Block]) {
+                    bitsliced::encrypt_blocks::<$word>(&self.keys, blocks);
+                }
+
+                #[target_feature(enable = $features)]
+                unsafe fn decrypt_impl(&self, blocks: &mut [Block]) {
+                    bitsliced::decrypt_blocks::<$word>(&self.keys, blocks);
+                }
+
+                #[target_feature(enable = $features)]
+                unsafe fn slice_keys(key: &[u8]) -> Result<SlicedKeys, Error> {
+                    SlicedKeys::new::<$word>(key)
+                }
+            }
+
+            impl Backend for $name {
+                const NAME: &'static str = $label;
+                const CONSTANT_TIME: bool = true;
+                const REQUIRES: &'static str = $features;
+                type Batch = $batch;
+
+                fn available() -> bool {
+                    $detect
+                }
+
+                fn new(key: &[u8]) -> Result<Self, Error> {
+                    if !Self::available() {
+                        return Err(Error::BackendUnavailable { backend: $label, requires: $features });
+                    }
+                    // SAFETY: the CPU has the features (checked just above).
+                    Ok($name { keys: unsafe { Self::slice_keys(key)? } })
+                }
+
+                fn rounds(&self) -> usize {
+                    self.keys.rounds
+                }
+
+                fn encrypt_blocks(&self, blocks: &mut [Block]) {
+                    // SAFETY: a value of this type exists only if `new` found the features.
+                    unsafe { self.encrypt_impl(blocks) }
+                }
+
+                fn decrypt_blocks(&self, blocks: &mut [Block]) {
+                    // SAFETY: as for encryption.
+                    unsafe { self.decrypt_impl(blocks) }
+                }
+            }
+        };
+    }
+
+    bitslice_backend!(
+        /// Constant-time bitsliced AES in xmm registers (SSSE3), 8 blocks per batch.
+        BitsliceSse, Xmm, U8, "bitslice-sse", "ssse3",
+        is_x86_feature_detected!("ssse3")
+    );
+    bitslice_backend!(
+        /// Constant-time bitsliced AES in ymm registers (AVX2), 16 blocks per batch.
+        BitsliceAvx2, Ymm, U16, "bitslice-avx2", "avx2",
+        is_x86_feature_detected!("avx2")
+    );
+    bitslice_backend!(
+        /// Constant-time bitsliced AES in zmm registers (AVX-512F/BW), 32 blocks per batch.
+        BitsliceAvx512, Zmm, U32, "bitslice-avx512", "avx512f,avx512bw",
+        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw")
+    );
+}
+
+#[cfg(target_arch = "x86_64")]
+pub use x86::{BitsliceAvx2, BitsliceAvx512, BitsliceSse};

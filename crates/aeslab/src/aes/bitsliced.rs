@@ -1,0 +1,497 @@
+//! Bitsliced AES, written once for any word width (Käsper–Schwabe style).
+//!
+//! A state is eight words `q[0..8]`; word `q[j]` holds bit `j` of every state byte of
+//! `W::BLOCKS` blocks. Inside a word the bit for (row, column, block) sits at
+//! `row·4n + column·n + block` with `n = W::BLOCKS`, so
+//! - a row is a contiguous run of `4n` bits: MixColumns' "the row below" is a rotation of the
+//!   whole word by `4n` bits ([`Word::rotate_rows`]);
+//! - a column is a contiguous run of `n` bits inside its row: ShiftRows rotates each row by
+//!   whole columns ([`Word::shift_rows`]).
+//!
+//! Instantiated on `u64` (4 blocks, the portable `ct64` backend) and on xmm/ymm/zmm (8/16/32
+//! blocks, the `bitslice-*` backends).
+//!
+//! Constant time: after packing, every operation is a fixed sequence of XOR/AND/NOT, rotations
+//! and shuffles by constants, whatever the key and data. Packing and unpacking index memory only
+//! by block and byte positions, which are public.
+
+use zeroize::Zeroize;
+
+use super::key_schedule::{self, RoundKeys};
+use crate::{Block, Error};
+
+/// One bitsliced plane word holding `BLOCKS` blocks' worth of one bit position.
+///
+/// Implementations on SIMD types must only be used inside functions compiled with the
+/// target features they need (see `bitslice.rs`).
+pub(crate) trait Word: Copy {
+    /// Blocks per word (the word is `16 · BLOCKS` bits wide).
+    const BLOCKS: usize;
+    fn xor(self, other: Self) -> Self;
+    fn and(self, other: Self) -> Self;
+    fn not(self) -> Self;
+    /// Row `r` of the result is row `(r + n) mod 4` of `self`.
+    fn rotate_rows(self, n: u32) -> Self;
+    /// Row `r` rotated so that column `c` of the result is column `(c + r) mod 4` of `self`.
+    fn shift_rows(self) -> Self;
+    /// Inverse of [`Word::shift_rows`].
+    fn inv_shift_rows(self) -> Self;
+    /// Loads `BLOCKS / 4` little-endian `u64`s (bit `i` of the word is bit `i % 64` of
+    /// `words[i / 64]`).
+    fn load(words: &[u64]) -> Self;
+    fn store(self, words: &mut [u64]);
+}
+
+/// The eight bit planes of a bitsliced state; `q[0]` holds the least significant bits.
+pub(crate) type State<W> = [W; 8];
+
+/// The AES S-box as a Boolean circuit (Boyar–Peralta: 32 AND, 83 XOR, 4 XNOR), applied to
+/// every byte of the state at once. `u0` is the most significant input bit, `s0` the most
+/// significant output bit.
+#[inline(always)]
+pub(crate) fn sub_bytes<W: Word>(q: &mut State<W>) {
+    let (u0, u1, u2, u3, u4, u5, u6, u7) = (q[7], q[6], q[5], q[4], q[3], q[2], q[1], q[0]);
+
+    // Top linear layer.
+    let t1 = u0.xor(u3);
+    let t2 = u0.xor(u5);
+    let t3 = u0.xor(u6);
+    let t4 = u3.xor(u5);
+    let t5 = u4.xor(u6);
+    let t6 = t1.xor(t5);
+    let t7 = u1.xor(u2);
+    let t8 = u7.xor(t6);
+    let t9 = u7.xor(t7);
+    let t10 = t6.xor(t7);
+    let t11 = u1.xor(u5);
+    let t12 = u2.xor(u5);
+    let t13 = t3.xor(t4);
+    let t14 = t6.xor(t11);
+    let t15 = t5.xor(t11);
+    let t16 = t5.xor(t12);
+    let t17 = t9.xor(t16);
+    let t18 = u3.xor(u7);
+    let t19 = t7.xor(t18);
+    let t20 = t1.xor(t19);
+    let t21 = u6.xor(u7);
+    let t22 = t7.xor(t21);
+    let t23 = t2.xor(t22);
+    let t24 = t2.xor(t10);
+    let t25 = t20.xor(t17);
+    let t26 = t3.xor(t16);
+    let t27 = t1.xor(t12);
+
+    // Shared non-linear middle: inversion in GF(2^4)^2.
+    let m1 = t13.and(t6);
+    let m2 = t23.and(t8);
+    let m3 = t14.xor(m1);
+    let m4 = t19.and(u7);
+    let m5 = m4.xor(m1);
+    let m6 = t3.and(t16);
+    let m7 = t22.and(t9);
+    let m8 = t26.xor(m6);
+    let m9 = t20.and(t17);
+    let m10 = m9.xor(m6);
+    let m11 = t1.and(t15);
+    let m12 = t4.and(t27);
+    let m13 = m12.xor(m11);
+    let m14 = t2.and(t10);
+    let m15 = m14.xor(m11);
+    let m16 = m3.xor(m2);
+    let m17 = m5.xor(t24);
+    let m18 = m8.xor(m7);
+    let m19 = m10.xor(m15);
+    let m20 = m16.xor(m13);
+    let m21 = m17.xor(m15);
+    let m22 = m18.xor(m13);
+    let m23 = m19.xor(t25);
+    let m24 = m22.xor(m23);
+    let m25 = m22.and(m20);
+    let m26 = m21.xor(m25);
+    let m27 = m20.xor(m21);
+    let m28 = m23.xor(m25);
+    let m29 = m28.and(m27);
+    let m30 = m26.and(m24);
+    let m31 = m20.and(m23);
+    let m32 = m27.and(m31);
+    let m33 = m27.xor(m25);
+    let m34 = m21.and(m22);
+    let m35 = m24.and(m34);
+    let m36 = m24.xor(m25);
+    let m37 = m21.xor(m29);
+    let m38 = m32.xor(m33);
+    let m39 = m23.xor(m30);
+    let m40 = m35.xor(m36);
+    let m41 = m38.xor(m40);
+    let m42 = m37.xor(m39);
+    let m43 = m37.xor(m38);
+    let m44 = m39.xor(m40);
+    let m45 = m42.xor(m41);
+    let m46 = m44.and(t6);
+    let m47 = m40.and(t8);
+    let m48 = m39.and(u7);
+    let m49 = m43.and(t16);
+    let m50 = m38.and(t9);
+    let m51 = m37.and(t17);
+    let m52 = m42.and(t15);
+    let m53 = m45.and(t27);
+    let m54 = m41.and(t10);
+    let m55 = m44.and(t13);
+    let m56 = m40.and(t23);
+    let m57 = m39.and(t19);
+    let m58 = m43.and(t3);
+    let m59 = m38.and(t22);
+    let m60 = m37.and(t20);
+    let m61 = m42.and(t1);
+    let m62 = m45.and(t4);
+    let m63 = m41.and(t2);
+
+    // Bottom linear layer (with the affine constant 0x63 folded in as NOTs).
+    let l0 = m61.xor(m62);
+    let l1 = m50.xor(m56);
+    let l2 = m46.xor(m48);
+    let l3 = m47.xor(m55);
+    let l4 = m54.xor(m58);
+    let l5 = m49.xor(m61);
+    let l6 = m62.xor(l5);
+    let l7 = m46.xor(l3);
+    let l8 = m51.xor(m59);
+    let l9 = m52.xor(m53);
+    let l10 = m53.xor(l4);
+    let l11 = m60.xor(l2);
+    let l12 = m48.xor(m51);
+    let l13 = m50.xor(l0);
+    let l14 = m52.xor(m61);
+    let l15 = m55.xor(l1);
+    let l16 = m56.xor(l0);
+    let l17 = m57.xor(l1);
+    let l18 = m58.xor(l8);
+    let l19 = m63.xor(l4);
+    let l20 = l0.xor(l1);
+    let l21 = l1.xor(l7);
+    let l22 = l3.xor(l12);
+    let l23 = l18.xor(l2);
+    let l24 = l15.xor(l9);
+    let l25 = l6.xor(l10);
+    let l26 = l7.xor(l9);
+    let l27 = l8.xor(l10);
+    let l28 = l11.xor(l14);
+    let l29 = l11.xor(l17);
+    q[7] = l6.xor(l24);
+    q[6] = l16.xor(l26).not();
+    q[5] = l19.xor(l28).not();
+    q[4] = l6.xor(l21);
+    q[3] = l20.xor(l22);
+    q[2] = l25.xor(l29);
+    q[1] = l13.xor(l27).not();
+    q[0] = l6.xor(l23).not();
+}
+
+/// `y ↦ A⁻¹(y ⊕ 0x63)`, the affine map with `InvSubBytes = L ∘ SubBytes ∘ L`
+/// (since `L ∘ SubBytes` is inversion in GF(2^8)).
+#[inline(always)]
+fn inv_affine<W: Word>(q: &mut State<W>) {
+    let r: State<W> = core::array::from_fn(|i| q[(i + 2) % 8].xor(q[(i + 5) % 8]).xor(q[(i + 7) % 8]));
+    *q = r;
+    // A⁻¹(0x63) = 0x05: bits 0 and 2.
+    q[0] = q[0].not();
+    q[2] = q[2].not();
+}
+
+#[inline(always)]
+pub(crate) fn inv_sub_bytes<W: Word>(q: &mut State<W>) {
+    inv_affine(q);
+    sub_bytes(q);
+    inv_affine(q);
+}
+
+/// Multiplication by x in GF(2^8) on every byte: a renaming of planes plus the reduction
+/// XORs of the top bit into bits 1, 3 and 4.
+#[inline(always)]
+fn xtime<W: Word>(t: &State<W>) -> State<W> {
+    [t[7], t[0].xor(t[7]), t[1], t[2].xor(t[7]), t[3].xor(t[7]), t[4], t[5], t[6]]
+}
+
+#[inline(always)]
+pub(crate) fn shift_rows<W: Word>(q: &mut State<W>) {
+    for w in q.iter_mut() {
+        *w = w.shift_rows();
+    }
+}
+
+#[inline(always)]
+fn inv_shift_rows<W: Word>(q: &mut State<W>) {
+    for w in q.iter_mut() {
+        *w = w.inv_shift_rows();
+    }
+}
+
+/// MixColumns: `out_r = 2·(a_r ⊕ a_{r+1}) ⊕ a_{r+1} ⊕ (a_{r+2} ⊕ a_{r+3})`.
+#[inline(always)]
+pub(crate) fn mix_columns<W: Word>(q: &mut State<W>) {
+    let r1: State<W> = core::array::from_fn(|i| q[i].rotate_rows(1));
+    let t: State<W> = core::array::from_fn(|i| q[i].xor(r1[i]));
+    let xt = xtime(&t);
+    for i in 0..8 {
+        q[i] = xt[i].xor(r1[i]).xor(t[i].rotate_rows(2));
+    }
+}
+
+/// InvMixColumns as MixColumns after `a_r ⊕ 4·(a_r ⊕ a_{r+2})`: the circulant (0e 0b 0d 09)
+/// is (02 03 01 01)·(05 00 04 00).
+#[inline(always)]
+fn inv_mix_columns<W: Word>(q: &mut State<W>) {
+    let d: State<W> = core::array::from_fn(|i| q[i].xor(q[i].rotate_rows(2)));
+    let d4 = xtime(&xtime(&d));
+    for i in 0..8 {
+        q[i] = q[i].xor(d4[i]);
+    }
+    mix_columns(q);
+}
+
+#[inline(always)]
+pub(crate) fn add_round_key<W: Word>(q: &mut State<W>, k: &State<W>) {
+    for i in 0..8 {
+        q[i] = q[i].xor(k[i]);
+    }
+}
+
+/// 8×8 bit-matrix transpose of a `u64` (bit `8k + j` ↔ bit `8j + k`) by three delta swaps.
+#[inline(always)]
+pub(crate) fn transpose8x8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+    x ^= t ^ (t << 28);
+    x
+}
+
+/// Largest word in bytes (zmm); sizes the stack buffers used for packing.
+const MAX_WORD_BYTES: usize = 64;
+
+/// Position in the word of the byte `4·col + row` of block `blk`.
+#[inline(always)]
+const fn position(n: usize, blk: usize, byte: usize) -> usize {
+    let (col, row) = (byte / 4, byte % 4);
+    row * 4 * n + col * n + blk
+}
+
+/// Packs up to `W::BLOCKS` blocks into planes (missing blocks are zero).
+#[inline(always)]
+pub(crate) fn pack<W: Word>(blocks: &[Block]) -> State<W> {
+    let n = W::BLOCKS;
+    let word_bytes = 2 * n;
+    // Bytes in plane-position order: position p holds the byte whose bits go to bit p.
+    let mut ordered = [0u8; 8 * MAX_WORD_BYTES];
+    for (blk, block) in blocks.iter().enumerate().take(n) {
+        for (byte, &v) in block.iter().enumerate() {
+            ordered[position(n, blk, byte)] = v;
+        }
+    }
+    // Each run of 8 positions, transposed, gives one byte of each plane.
+    let mut planes = [[0u64; MAX_WORD_BYTES / 8]; 8];
+    for g in 0..word_bytes {
+        let x = u64::from_le_bytes(ordered[8 * g..8 * g + 8].try_into().unwrap());
+        let t = transpose8x8(x);
+        for (j, plane) in planes.iter_mut().enumerate() {
+            plane[g / 8] |= ((t >> (8 * j)) & 0xff) << (8 * (g % 8));
+        }
+    }
+    let state = core::array::from_fn(|j| W::load(&planes[j][..n / 4]));
+    ordered.zeroize();
+    planes.zeroize();
+    state
+}
+
+/// Unpacks planes into up to `W::BLOCKS` blocks (`blocks.len()` of them are written).
+#[inline(always)]
+pub(crate) fn unpack<W: Word>(q: &State<W>, blocks: &mut [Block]) {
+    let n = W::BLOCKS;
+    let word_bytes = 2 * n;
+    let mut planes = [[0u64; MAX_WORD_BYTES / 8]; 8];
+    for j in 0..8 {
+        q[j].store(&mut planes[j][..n / 4]);
+    }
+    let mut ordered = [0u8; 8 * MAX_WORD_BYTES];
+    for g in 0..word_bytes {
+        let mut x = 0u64;
+        for (j, plane) in planes.iter().enumerate() {
+            x |= ((plane[g / 8] >> (8 * (g % 8))) & 0xff) << (8 * j);
+        }
+        ordered[8 * g..8 * g + 8].copy_from_slice(&transpose8x8(x).to_le_bytes());
+    }
+    for (blk, block) in blocks.iter_mut().enumerate().take(n) {
+        for (byte, v) in block.iter_mut().enumerate() {
+            *v = ordered[position(n, blk, byte)];
+        }
+    }
+    ordered.zeroize();
+    planes.zeroize();
+}
+
+/// A constant-time SubWord for the key schedule: the four bytes go through the bitsliced
+/// S-box circuit on `u64` planes (only the low four bits of each plane are used).
+pub(crate) fn sub_word_ct(w: u32) -> u32 {
+    let bytes = w.to_le_bytes();
+    let mut q = [0u64; 8];
+    for (i, b) in bytes.iter().enumerate() {
+        for (j, plane) in q.iter_mut().enumerate() {
+            *plane |= u64::from((b >> j) & 1) << i;
+        }
+    }
+    sub_bytes(&mut q);
+    let mut out = [0u8; 4];
+    for (i, o) in out.iter_mut().enumerate() {
+        for (j, plane) in q.iter().enumerate() {
+            *o |= (((plane >> i) & 1) as u8) << j;
+        }
+    }
+    u32::from_le_bytes(out)
+}
+
+/// Bitsliced round keys: for each round, the key replicated into every block and packed.
+/// Stored as `u64`s so they can be wiped; `words_per_plane = BLOCKS / 4`.
+#[derive(Clone)]
+pub(crate) struct SlicedKeys {
+    words: Vec<u64>,
+    words_per_plane: usize,
+    pub rounds: usize,
+}
+
+impl Drop for SlicedKeys {
+    fn drop(&mut self) {
+        self.words.zeroize();
+    }
+}
+
+impl SlicedKeys {
+    /// Expands `key` with the constant-time schedule and slices it for words of `BLOCKS` blocks.
+    #[inline(always)]
+    pub fn new<W: Word>(key: &[u8]) -> Result<Self, Error> {
+        let rk: RoundKeys = key_schedule::expand(key, sub_word_ct)?;
+        let n = W::BLOCKS;
+        let wpp = n / 4;
+        let mut words = vec![0u64; (rk.rounds + 1) * 8 * wpp];
+        let mut copies = [[0u8; 16]; MAX_WORD_BYTES / 2];
+        for (r, k) in rk.used().iter().enumerate() {
+            copies[..n].fill(*k);
+            let q: State<W> = pack(&copies[..n]);
+            for (j, plane) in q.iter().enumerate() {
+                let at = (r * 8 + j) * wpp;
+                plane.store(&mut words[at..at + wpp]);
+            }
+        }
+        copies.zeroize();
+        Ok(SlicedKeys { words, words_per_plane: wpp, rounds: rk.rounds })
+    }
+
+    #[inline(always)]
+    pub fn round<W: Word>(&self, r: usize) -> State<W> {
+        let wpp = self.words_per_plane;
+        core::array::from_fn(|j| {
+            let at = (r * 8 + j) * wpp;
+            W::load(&self.words[at..at + wpp])
+        })
+    }
+}
+
+/// Encrypts one packed state.
+#[inline(always)]
+pub(crate) fn encrypt_state<W: Word>(keys: &SlicedKeys, q: &mut State<W>) {
+    add_round_key(q, &keys.round(0));
+    for r in 1..keys.rounds {
+        sub_bytes(q);
+        shift_rows(q);
+        mix_columns(q);
+        add_round_key(q, &keys.round(r));
+    }
+    sub_bytes(q);
+    shift_rows(q);
+    add_round_key(q, &keys.round(keys.rounds));
+}
+
+/// Decrypts one packed state with the straightforward inverse cipher.
+#[inline(always)]
+pub(crate) fn decrypt_state<W: Word>(keys: &SlicedKeys, q: &mut State<W>) {
+    add_round_key(q, &keys.round(keys.rounds));
+    for r in (1..keys.rounds).rev() {
+        inv_shift_rows(q);
+        inv_sub_bytes(q);
+        add_round_key(q, &keys.round(r));
+        inv_mix_columns(q);
+    }
+    inv_shift_rows(q);
+    inv_sub_bytes(q);
+    add_round_key(q, &keys.round(0));
+}
+
+/// Encrypts any number of blocks, `W::BLOCKS` at a time (the last batch is partial).
+#[inline(always)]
+pub(crate) fn encrypt_blocks<W: Word>(keys: &SlicedKeys, blocks: &mut [Block]) {
+    for chunk in blocks.chunks_mut(W::BLOCKS) {
+        let mut q = pack::<W>(chunk);
+        encrypt_state(keys, &mut q);
+        unpack(&q, chunk);
+    }
+}
+
+#[inline(always)]
+pub(crate) fn decrypt_blocks<W: Word>(keys: &SlicedKeys, blocks: &mut [Block]) {
+    for chunk in blocks.chunks_mut(W::BLOCKS) {
+        let mut q = pack::<W>(chunk);
+        decrypt_state(keys, &mut q);
+        unpack(&q, chunk);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aes::consts::{INV_SBOX, SBOX};
+
+    #[test]
+    fn transpose_matches_definition() {
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..64 {
+            let t = transpose8x8(x);
+            for k in 0..8 {
+                for j in 0..8 {
+                    assert_eq!((x >> (8 * k + j)) & 1, (t >> (8 * j + k)) & 1);
+                }
+            }
+            x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) ^ 0x5555;
+        }
+    }
+
+    #[test]
+    fn circuit_sbox_matches_definition_for_all_bytes() {
+        for b in 0..=255u8 {
+            let w = u32::from_le_bytes([b, b.wrapping_add(1), b ^ 0x5a, !b]);
+            let expect = u32::from_le_bytes(w.to_le_bytes().map(|x| SBOX[x as usize]));
+            assert_eq!(sub_word_ct(w), expect, "input {b:#04x}");
+        }
+    }
+
+    #[test]
+    fn circuit_inverse_sbox_matches_definition_for_all_bytes() {
+        // Planes of u64: 64 bytes at a time through inv_sub_bytes.
+        for base in (0..256).step_by(64) {
+            let mut q = [0u64; 8];
+            for i in 0..64 {
+                for (j, plane) in q.iter_mut().enumerate() {
+                    *plane |= (((base + i) as u64 >> j) & 1) << i;
+                }
+            }
+            inv_sub_bytes(&mut q);
+            for i in 0..64 {
+                let mut v = 0u8;
+                for (j, plane) in q.iter().enumerate() {
+                    v |= (((plane >> i) & 1) as u8) << j;
+                }
+                assert_eq!(v, INV_SBOX[base + i], "input {:#04x}", base + i);
+            }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The AES round instructions (AESENC and friends) at every register width, with one body.
+//!
+//! A register holds `LANES` blocks (xmm 1, ymm 2, zmm 4); the body keeps 8 registers in
+//! flight — 8, 16 or 32 blocks — which covers the AES unit's latency × throughput product on
+//! current cores (Zen 4: latency 4, 4 block-rounds per cycle ⇒ 16 blocks). Round keys are
+//! broadcast into registers once per call, and the round count is a const generic so the
+//! rounds unroll and the keys stay in registers.
+//!
+//! AES instructions run in constant time: no branch or memory index depends on key or data.
+
+#![cfg(target_arch = "x86_64")]
+
+use super::key_schedule::{MAX_ROUNDS, RoundKeys};
+use crate::Block;
+
+/// A register of `LANES` AES blocks. All methods are `unsafe`: the caller must be compiled
+/// with (and running on a CPU with) the features the implementation needs.
+pub(crate) trait AesVec: Copy {
+    const LANES: usize;
+    unsafe fn zero() -> Self;
+    /// Loads `LANES` consecutive blocks.
+    unsafe fn load(src: *const Block) -> Self;
+    unsafe fn store(self, dst: *mut Block);
+    /// The same block in every lane.
+    unsafe fn broadcast(k: &Block) -> Self;
+    unsafe fn xor(self, o: Self) -> Self;
+    unsafe fn enc(self, k: Self) -> Self;
+    unsafe fn enc_last(self, k: Self) -> Self;
+    unsafe fn dec(self, k: Self) -> Self;
+    unsafe fn dec_last(self, k: Self) -> Self;
+}
+
+/// Registers in flight.
+pub(crate) const IN_FLIGHT: usize = 8;
+
+#[inline(always)]
+unsafe fn rounds<V: AesVec, const NR: usize, const DECRYPT: bool>(
+    k: &[V; MAX_ROUNDS + 1],
+    s: &mut [V],
+) {
+    unsafe {
+        for x in s.iter_mut() {
+            *x = x.xor(k[0]);
+        }
+        for key in &k[1..NR] {
+            for x in s.iter_mut() {
+                *x = if DECRYPT { x.dec(*key) } else { x.enc(*key) };
+            }
+        }
+        for x in s.iter_mut() {
+            *x = if DECRYPT { x.dec_last(k[NR]) } else { x.enc_last(k[NR]) };
+        }
+    }
+}
+
+/// Encrypts (or, with the equivalent-inverse keys, decrypts) `blocks` in place.
+///
+/// # Safety
+/// The caller is compiled with the target features `V` needs and the CPU has them.
+#[inline(always)]
+pub(crate) unsafe fn crypt_blocks<V: AesVec, const NR: usize, const DECRYPT: bool>(
+    keys: &RoundKeys,
+    blocks: &mut [Block],
+) {
+    unsafe {
+        let mut k = [V::zero(); MAX_ROUNDS + 1];
+        for (i, key) in keys.used().iter().enumerate() {
+            k[i] = V::broadcast(key);
+        }
+        let mut wide = blocks.chunks_exact_mut(IN_FLIGHT * V::LANES);
+        for chunk in &mut wide {
+            let p = chunk.as_mut_ptr();
+            let mut s = [V::zero(); IN_FLIGHT];
+            for (i, x) in s.iter_mut().enumerate() {
+                *x = V::load(p.add(i * V::LANES));
+            }
+            rounds::<V, NR, DECRYPT>(&k, &mut s);
+            for (i, x) in s.iter().enumerate() {
+                x.store(p.add(i * V::LANES));
+            }
+        }
+        // Whole registers one at a time, then one padded register for the last blocks.
+        let mut single = wide.into_remainder().chunks_exact_mut(V::LANES);
+        for chunk in &mut single {
+            let mut s = [V::load(chunk.as_ptr())];
+            rounds::<V, NR, DECRYPT>(&k, &mut s);
+            s[0].store(chunk.as_mut_ptr());
+        }
+        let tail = single.into_remainder();
+        if !tail.is_empty() {
+            let mut buf = [[0u8; 16]; 4];
+            buf[..tail.len()].copy_from_slice(tail);
+            let mut s = [V::load(buf.as_ptr())];
+            rounds::<V, NR, DECRYPT>(&k, &mut s);
+            s[0].store(buf.as_mut_ptr());
+            tail.copy_from_slice(&buf[..tail.len()]);
+        }
+    }
+}
+
+/// Picks the unrolled body for the key's round count.
+#[inline(always)]
+pub(crate) unsafe fn crypt_any<V: AesVec, const DECRYPT: bool>(keys: &RoundKeys, blocks: &mut [Block]) {
+    unsafe {
+        match keys.rounds {
+            10 => crypt_blocks::<V, 10, DECRYPT>(keys, blocks),
+            12 => crypt_blocks::<V, 12, DECRYPT>(keys, blocks),
+            _ => crypt_blocks::<V, 14, DECRYPT>(keys, blocks),
+        }
+    }
+}
+
+/// Defines a backend over an [`AesVec`]: the type, its `Backend` impl with `#[target_feature]`
+/// entry points, and an AES-NI key schedule (SubWord by AESENCLAST, see `aesni.rs`).
+macro_rules! aes_insn_backend {
+    ($(#[$doc:meta])* $name:ident, $vec:ty, $batch:ty, $label:literal, $features:literal,
+     $detect:expr) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            enc: $crate::aes::key_schedule::RoundKeys,
+            dec: $crate::aes::key_schedule::RoundKeys,
+        }
+
+        impl $name {
+            #[target_feature(enable = $features)]
+            unsafe fn encrypt_impl(&self, blocks: &mut [$crate::Block]) {
+                unsafe { $crate::aes::hw::crypt_any::<$vec, false>(&self.enc, blocks) }
+            }
+
+            #[target_feature(enable = $features)]
+            unsafe fn decrypt_impl(&self, blocks: &mut [$crate::Block]) {
+                unsafe { $crate::aes::hw::crypt_any::<$vec, true>(&self.dec, blocks) }
+            }
+        }
+
+        impl $crate::aes::Backend for $name {
+            const NAME: &'static str = $label;
+            const CONSTANT_TIME: bool = true;
+            const REQUIRES: &'static str = $features;
+            type Batch = $batch;
+
+            fn available() -> bool {
+                $detect
+            }
+
+            fn new(key: &[u8]) -> Result<Self, $crate::Error> {
+                if !Self::available() {
+                    return Err($crate::Error::BackendUnavailable { backend: $label, requires: $features });
+                }
+                // SAFETY: every backend of this kind requires AES-NI, checked just above.
+                let enc = unsafe { $crate::aes::aesni::expand_key(key)? };
+                let dec = $crate::aes::key_schedule::equivalent_inverse(&enc);
+                Ok($name { enc, dec })
+            }
+
+            fn rounds(&self) -> usize {
+                self.enc.rounds
+            }
+
+            fn encrypt_blocks(&self, blocks: &mut [$crate::Block]) {
+                // SAFETY: a value of this type exists only if `new` found the features.
+                unsafe { self.encrypt_impl(blocks) }
+            }
+
+            fn decrypt_blocks(&self, blocks: &mut [$crate::Block]) {
+                // SAFETY: as for encryption.
+                unsafe { self.decrypt_impl(blocks) }
+            }
+        }
+    };
+}

@@ -1,0 +1,177 @@
+//! `table`: the classic 32-bit T-table AES (Daemen–Rijmen §4.2), one block at a time.
+//!
+//! VARIABLE TIME. Every table lookup is indexed by a secret state byte, so cache timing leaks
+//! key material. It exists as the baseline of FACE's table-based variant and of measurements;
+//! the dispatch never picks it, and its type name says so.
+
+use cipher::consts::U1;
+
+use super::consts::{INV_SBOX, SBOX, gf_mul};
+use super::key_schedule::{self, RoundKeys};
+use super::Backend;
+use crate::{Block, Error};
+
+/// `TE[x]` = the MixColumns column (2s, s, s, 3s) of `s = S(x)`, byte 0 lowest. The other three
+/// tables of the classic layout are byte rotations of this one.
+const fn make_te() -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let s = SBOX[i];
+        t[i] = u32::from_le_bytes([gf_mul(s, 2), s, s, gf_mul(s, 3)]);
+        i += 1;
+    }
+    t
+}
+
+/// `TD[x]` = the InvMixColumns column (14·s, 9·s, 13·s, 11·s) of `s = S⁻¹(x)`.
+const fn make_td() -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let s = INV_SBOX[i];
+        t[i] = u32::from_le_bytes([gf_mul(s, 14), gf_mul(s, 9), gf_mul(s, 13), gf_mul(s, 11)]);
+        i += 1;
+    }
+    t
+}
+
+const fn rotated(t: &[u32; 256], bits: u32) -> [u32; 256] {
+    let mut r = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        r[i] = t[i].rotate_left(bits);
+        i += 1;
+    }
+    r
+}
+
+const TE0: [u32; 256] = make_te();
+pub(crate) static TE: [[u32; 256]; 4] = [TE0, rotated(&TE0, 8), rotated(&TE0, 16), rotated(&TE0, 24)];
+const TD0: [u32; 256] = make_td();
+static TD: [[u32; 256]; 4] = [TD0, rotated(&TD0, 8), rotated(&TD0, 16), rotated(&TD0, 24)];
+
+fn sub_word_table(w: u32) -> u32 {
+    u32::from_le_bytes(w.to_le_bytes().map(|b| SBOX[b as usize]))
+}
+
+#[inline(always)]
+fn columns(b: &Block) -> [u32; 4] {
+    core::array::from_fn(|c| u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()))
+}
+
+#[inline(always)]
+fn byte(w: u32, row: usize) -> usize {
+    ((w >> (8 * row)) & 0xff) as usize
+}
+
+/// Variable-time T-table AES. Never selected by dispatch; use only where timing leaks are
+/// acceptable (measurement baselines, FACE's table-based variant).
+#[derive(Clone)]
+pub struct TableVartime {
+    enc: RoundKeys,
+    dec: RoundKeys,
+}
+
+impl TableVartime {
+    /// One full round through the tables: column `c` takes row `r` from column `c + r`.
+    #[inline(always)]
+    pub(crate) fn round(s: &[u32; 4], k: &Block) -> [u32; 4] {
+        let k = columns(k);
+        core::array::from_fn(|c| {
+            TE[0][byte(s[c], 0)]
+                ^ TE[1][byte(s[(c + 1) % 4], 1)]
+                ^ TE[2][byte(s[(c + 2) % 4], 2)]
+                ^ TE[3][byte(s[(c + 3) % 4], 3)]
+                ^ k[c]
+        })
+    }
+
+    /// The final round (no MixColumns) and the output bytes.
+    #[inline(always)]
+    pub(crate) fn last_round(s: &[u32; 4], k: &Block) -> Block {
+        let k = columns(k);
+        let mut out = [0u8; 16];
+        for c in 0..4 {
+            let w = u32::from_le_bytes([
+                SBOX[byte(s[c], 0)],
+                SBOX[byte(s[(c + 1) % 4], 1)],
+                SBOX[byte(s[(c + 2) % 4], 2)],
+                SBOX[byte(s[(c + 3) % 4], 3)],
+            ]) ^ k[c];
+            out[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
+        }
+        out
+    }
+
+    fn encrypt_block(&self, b: &mut Block) {
+        let keys = self.enc.used();
+        let k0 = columns(&keys[0]);
+        let mut s: [u32; 4] = core::array::from_fn(|c| columns(b)[c] ^ k0[c]);
+        for k in &keys[1..self.enc.rounds] {
+            s = Self::round(&s, k);
+        }
+        *b = Self::last_round(&s, &keys[self.enc.rounds]);
+    }
+
+    fn decrypt_block(&self, b: &mut Block) {
+        // Equivalent inverse cipher: column c takes row r from column c − r.
+        let keys = self.dec.used();
+        let n = self.dec.rounds;
+        let k0 = columns(&keys[0]);
+        let mut s: [u32; 4] = core::array::from_fn(|c| columns(b)[c] ^ k0[c]);
+        for k in &keys[1..n] {
+            let k = columns(k);
+            s = core::array::from_fn(|c| {
+                TD[0][byte(s[c], 0)]
+                    ^ TD[1][byte(s[(c + 3) % 4], 1)]
+                    ^ TD[2][byte(s[(c + 2) % 4], 2)]
+                    ^ TD[3][byte(s[(c + 1) % 4], 3)]
+                    ^ k[c]
+            });
+        }
+        let k = columns(&keys[n]);
+        for c in 0..4 {
+            let w = u32::from_le_bytes([
+                INV_SBOX[byte(s[c], 0)],
+                INV_SBOX[byte(s[(c + 3) % 4], 1)],
+                INV_SBOX[byte(s[(c + 2) % 4], 2)],
+                INV_SBOX[byte(s[(c + 1) % 4], 3)],
+            ]) ^ k[c];
+            b[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+}
+
+impl Backend for TableVartime {
+    const NAME: &'static str = "table";
+    const CONSTANT_TIME: bool = false;
+    const REQUIRES: &'static str = "nothing";
+    type Batch = U1;
+
+    fn available() -> bool {
+        true
+    }
+
+    fn new(key: &[u8]) -> Result<Self, Error> {
+        let enc = key_schedule::expand(key, sub_word_table)?;
+        let dec = key_schedule::equivalent_inverse(&enc);
+        Ok(TableVartime { enc, dec })
+    }
+
+    fn rounds(&self) -> usize {
+        self.enc.rounds
+    }
+
+    fn encrypt_blocks(&self, blocks: &mut [Block]) {
+        for b in blocks {
+            self.encrypt_block(b);
+        }
+    }
+
+    fn decrypt_blocks(&self, blocks: &mut [Block]) {
+        for b in blocks {
+            self.decrypt_block(b);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! `vaes256`, `vaes512`: VAES on ymm (2 blocks per register, 16 in flight) and zmm (4 per
+//! register, 32 in flight), from the shared body in `hw.rs`.
+//!
+//! On Zen 4 both reach 4 block-rounds per cycle (VAESENC ymm: 2/cycle, zmm: 1/cycle); zmm needs
+//! half the instructions.
+
+#![cfg(target_arch = "x86_64")]
+
+use core::arch::x86_64::*;
+
+use cipher::consts::{U16, U32};
+
+use super::hw::AesVec;
+use crate::Block;
+
+// SAFETY (all methods): callers are `#[target_feature(enable = "aes,vaes,avx2")]` functions
+// reached only after runtime detection of AES-NI, VAES and AVX2.
+impl AesVec for __m256i {
+    const LANES: usize = 2;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        unsafe { _mm256_setzero_si256() }
+    }
+    #[inline(always)]
+    unsafe fn load(src: *const Block) -> Self {
+        unsafe { _mm256_loadu_si256(src.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut Block) {
+        unsafe { _mm256_storeu_si256(dst.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn broadcast(k: &Block) -> Self {
+        unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(k.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        unsafe { _mm256_xor_si256(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn enc(self, k: Self) -> Self {
+        unsafe { _mm256_aesenc_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn enc_last(self, k: Self) -> Self {
+        unsafe { _mm256_aesenclast_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn dec(self, k: Self) -> Self {
+        unsafe { _mm256_aesdec_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn dec_last(self, k: Self) -> Self {
+        unsafe { _mm256_aesdeclast_epi128(self, k) }
+    }
+}
+
+// SAFETY (all methods): callers are `#[target_feature(enable = "aes,vaes,avx512f")]` functions
+// reached only after runtime detection of AES-NI, VAES and AVX-512F.
+impl AesVec for __m512i {
+    const LANES: usize = 4;
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        unsafe { _mm512_setzero_si512() }
+    }
+    #[inline(always)]
+    unsafe fn load(src: *const Block) -> Self {
+        unsafe { _mm512_loadu_si512(src.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, dst: *mut Block) {
+        unsafe { _mm512_storeu_si512(dst.cast(), self) }
+    }
+    #[inline(always)]
+    unsafe fn broadcast(k: &Block) -> Self {
+        unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(k.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    unsafe fn xor(self, o: Self) -> Self {
+        unsafe { _mm512_xor_si512(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn enc(self, k: Self) -> Self {
+        unsafe { _mm512_aesenc_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn enc_last(self, k: Self) -> Self {
+        unsafe { _mm512_aesenclast_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn dec(self, k: Self) -> Self {
+        unsafe { _mm512_aesdec_epi128(self, k) }
+    }
+    #[inline(always)]
+    unsafe fn dec_last(self, k: Self) -> Self {
+        unsafe { _mm512_aesdeclast_epi128(self, k) }
+    }
+}
+
+aes_insn_backend!(
+    /// VAES on ymm registers: 16 blocks in flight.
+    Vaes256, __m256i, U16, "vaes256", "aes,vaes,avx2",
+    is_x86_feature_detected!("aes") && is_x86_feature_detected!("vaes")
+        && is_x86_feature_detected!("avx2")
+);
+
+aes_insn_backend!(
+    /// VAES on zmm registers: 32 blocks in flight.
+    Vaes512, __m512i, U32, "vaes512", "aes,vaes,avx512f",
+    is_x86_feature_detected!("aes") && is_x86_feature_detected!("vaes")
+        && is_x86_feature_detected!("avx512f")
+);
