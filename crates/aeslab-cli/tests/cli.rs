@@ -1,0 +1,93 @@
+//! The `aeslab` binary as a user runs it.
+
+use std::process::Command;
+
+fn aeslab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_aeslab")).args(args).output().unwrap()
+}
+
+#[test]
+fn cpu_json_has_the_documented_shape() {
+    let out = aeslab(&["cpu", "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let obj = v.as_object().unwrap();
+    let mut keys: Vec<_> = obj.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(keys, ["backends", "cpu", "cycles_per_tsc_tick", "default_backend", "features"]);
+    assert!(v["cpu"].is_string());
+    assert!(v["features"].as_array().unwrap().iter().all(|f| f.is_string()));
+    let backends = v["backends"].as_array().unwrap();
+    let names: Vec<_> = backends.iter().map(|b| b["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"table") && names.contains(&"ct64"));
+    for b in backends {
+        let mut bk: Vec<_> = b.as_object().unwrap().keys().map(String::as_str).collect();
+        bk.sort();
+        assert_eq!(bk, ["available", "batch", "constant_time", "name"]);
+        assert!(b["batch"].as_u64().unwrap() >= 1);
+    }
+    let table = backends.iter().find(|b| b["name"] == "table").unwrap();
+    assert_eq!(table["constant_time"], false);
+    // The default is a listed, available, constant-time backend, never `table`.
+    let default = v["default_backend"].as_str().unwrap();
+    let d = backends.iter().find(|b| b["name"] == default).unwrap();
+    assert_eq!(d["available"], true);
+    assert_eq!(d["constant_time"], true);
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ratio = v["cycles_per_tsc_tick"].as_f64().unwrap();
+        assert!(ratio > 0.2 && ratio < 10.0, "{ratio}");
+    }
+}
+
+#[test]
+fn cpu_text_lists_every_backend() {
+    let out = aeslab(&["cpu"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for name in ["table", "ct64", "Default backend"] {
+        assert!(text.contains(name), "{text}");
+    }
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for args in [&["--help"][..], &["cpu", "--help"], &["report", "--help"]] {
+        let out = aeslab(args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(String::from_utf8(out.stdout).unwrap().contains("Usage: aeslab"), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_arguments_give_one_error_line_and_a_nonzero_exit() {
+    for args in [&["cpu", "--bogus"][..], &["frobnicate"], &[]] {
+        let out = aeslab(args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("aeslab: "), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn report_writes_its_header_and_says_what_is_not_built() {
+    let dir = std::env::temp_dir().join(format!("aeslab-report-test-{}", std::process::id()));
+    let out = aeslab(&["report", "--quick", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
+    assert!(md.starts_with("# aeslab report"));
+    assert!(md.contains("- Mode: quick"));
+    assert!(md.contains("core cycles per tick"));
+    assert!(md.contains("## Not built yet"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn report_into_an_unwritable_place_is_an_error() {
+    let out = aeslab(&["report", "--quick", "--out", "/proc/aeslab-cannot-write-here"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.starts_with("aeslab: error: cannot create"), "{err}");
+}
