@@ -46,6 +46,65 @@ mod x86 {
     // only created inside the `#[target_feature]` entry points of the backends, whose
     // constructors check the CPU features first (SSSE3, AVX2, AVX-512F+BW respectively).
 
+    /// PSHUFB index transposing a block's 4×4 byte matrix: byte 4·row + col of the result is
+    /// byte 4·col + row (column-major FIPS order → row-major).
+    static TRANSPOSE_4X4: [u8; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
+    /// PSHUFB index gathering even bytes low and odd bytes high.
+    static DEINTERLEAVE_2: [u8; 16] = [0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15];
+
+    #[inline(always)]
+    fn load_block_rows(b: &Block) -> __m128i {
+        unsafe { _mm_shuffle_epi8(_mm_loadu_si128(b.as_ptr().cast()), _mm_loadu_si128(TRANSPOSE_4X4.as_ptr().cast())) }
+    }
+
+    #[inline(always)]
+    fn store_block_rows(b: &mut Block, rows: __m128i) {
+        unsafe {
+            let x = _mm_shuffle_epi8(rows, _mm_loadu_si128(TRANSPOSE_4X4.as_ptr().cast()));
+            _mm_storeu_si128(b.as_mut_ptr().cast(), x)
+        }
+    }
+
+    /// Word `k` of `n`-block words holds blocks k, k + 8, k + 16, … (blk mod 8 = k) with byte
+    /// i = (4·row + col)·(n/8) + blk/8: row-major blocks, byte-interleaved. These build the
+    /// interleavings for 2 and 4 blocks; each returns 128-bit lanes in order.
+    #[inline(always)]
+    fn interleave2(a: __m128i, b: __m128i) -> [__m128i; 2] {
+        unsafe { [_mm_unpacklo_epi8(a, b), _mm_unpackhi_epi8(a, b)] }
+    }
+
+    #[inline(always)]
+    fn deinterleave2(lo: __m128i, hi: __m128i) -> [__m128i; 2] {
+        unsafe {
+            let idx = _mm_loadu_si128(DEINTERLEAVE_2.as_ptr().cast());
+            let (lo, hi) = (_mm_shuffle_epi8(lo, idx), _mm_shuffle_epi8(hi, idx));
+            [_mm_unpacklo_epi64(lo, hi), _mm_unpackhi_epi64(lo, hi)]
+        }
+    }
+
+    #[inline(always)]
+    fn interleave4(x: [__m128i; 4]) -> [__m128i; 4] {
+        unsafe {
+            let [t0, t2] = interleave2(x[0], x[1]);
+            let [t1, t3] = interleave2(x[2], x[3]);
+            [_mm_unpacklo_epi16(t0, t1), _mm_unpackhi_epi16(t0, t1), _mm_unpacklo_epi16(t2, t3), _mm_unpackhi_epi16(t2, t3)]
+        }
+    }
+
+    #[inline(always)]
+    fn deinterleave4(u: [__m128i; 4]) -> [__m128i; 4] {
+        unsafe {
+            // Within each lane, byte 4m + b → dword b; then a 4×4 dword transpose across lanes.
+            let idx = _mm_loadu_si128(TRANSPOSE_4X4.as_ptr().cast());
+            let v = u.map(|x| _mm_shuffle_epi8(x, idx));
+            let p0 = _mm_unpacklo_epi32(v[0], v[1]);
+            let p1 = _mm_unpackhi_epi32(v[0], v[1]);
+            let p2 = _mm_unpacklo_epi32(v[2], v[3]);
+            let p3 = _mm_unpackhi_epi32(v[2], v[3]);
+            [_mm_unpacklo_epi64(p0, p2), _mm_unpackhi_epi64(p0, p2), _mm_unpacklo_epi64(p1, p3), _mm_unpackhi_epi64(p1, p3)]
+        }
+    }
+
     #[derive(Clone, Copy)]
     pub(crate) struct Xmm(__m128i);
 
@@ -90,6 +149,40 @@ mod x86 {
         fn store(self, words: &mut [u64]) {
             assert!(words.len() >= 2);
             unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), self.0) }
+        }
+        #[inline(always)]
+        fn splat(x: u64) -> Self {
+            unsafe { Xmm(_mm_set1_epi64x(x as i64)) }
+        }
+        #[inline(always)]
+        fn shr(self, bits: u32) -> Self {
+            unsafe {
+                Xmm(match bits {
+                    1 => _mm_srli_epi64::<1>(self.0),
+                    2 => _mm_srli_epi64::<2>(self.0),
+                    _ => _mm_srli_epi64::<4>(self.0),
+                })
+            }
+        }
+        #[inline(always)]
+        fn shl(self, bits: u32) -> Self {
+            unsafe {
+                Xmm(match bits {
+                    1 => _mm_slli_epi64::<1>(self.0),
+                    2 => _mm_slli_epi64::<2>(self.0),
+                    _ => _mm_slli_epi64::<4>(self.0),
+                })
+            }
+        }
+        #[inline(always)]
+        fn gather(blocks: &[Block]) -> [Self; 8] {
+            core::array::from_fn(|k| Xmm(load_block_rows(&blocks[k])))
+        }
+        #[inline(always)]
+        fn scatter(words: &[Self; 8], blocks: &mut [Block]) {
+            for (k, w) in words.iter().enumerate() {
+                store_block_rows(&mut blocks[k], w.0);
+            }
         }
     }
 
@@ -138,6 +231,46 @@ mod x86 {
             assert!(words.len() >= 4);
             unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0) }
         }
+        #[inline(always)]
+        fn splat(x: u64) -> Self {
+            unsafe { Ymm(_mm256_set1_epi64x(x as i64)) }
+        }
+        #[inline(always)]
+        fn shr(self, bits: u32) -> Self {
+            unsafe {
+                Ymm(match bits {
+                    1 => _mm256_srli_epi64::<1>(self.0),
+                    2 => _mm256_srli_epi64::<2>(self.0),
+                    _ => _mm256_srli_epi64::<4>(self.0),
+                })
+            }
+        }
+        #[inline(always)]
+        fn shl(self, bits: u32) -> Self {
+            unsafe {
+                Ymm(match bits {
+                    1 => _mm256_slli_epi64::<1>(self.0),
+                    2 => _mm256_slli_epi64::<2>(self.0),
+                    _ => _mm256_slli_epi64::<4>(self.0),
+                })
+            }
+        }
+        #[inline(always)]
+        fn gather(blocks: &[Block]) -> [Self; 8] {
+            core::array::from_fn(|k| {
+                let [lo, hi] = interleave2(load_block_rows(&blocks[k]), load_block_rows(&blocks[k + 8]));
+                unsafe { Ymm(_mm256_set_m128i(hi, lo)) }
+            })
+        }
+        #[inline(always)]
+        fn scatter(words: &[Self; 8], blocks: &mut [Block]) {
+            for (k, w) in words.iter().enumerate() {
+                let (lo, hi) = unsafe { (_mm256_castsi256_si128(w.0), _mm256_extracti128_si256::<1>(w.0)) };
+                let [a, b] = deinterleave2(lo, hi);
+                store_block_rows(&mut blocks[k], a);
+                store_block_rows(&mut blocks[k + 8], b);
+            }
+        }
     }
 
     #[derive(Clone, Copy)]
@@ -184,6 +317,58 @@ mod x86 {
         fn store(self, words: &mut [u64]) {
             assert!(words.len() >= 8);
             unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), self.0) }
+        }
+        #[inline(always)]
+        fn splat(x: u64) -> Self {
+            unsafe { Zmm(_mm512_set1_epi64(x as i64)) }
+        }
+        #[inline(always)]
+        fn shr(self, bits: u32) -> Self {
+            unsafe {
+                Zmm(match bits {
+                    1 => _mm512_srli_epi64::<1>(self.0),
+                    2 => _mm512_srli_epi64::<2>(self.0),
+                    _ => _mm512_srli_epi64::<4>(self.0),
+                })
+            }
+        }
+        #[inline(always)]
+        fn shl(self, bits: u32) -> Self {
+            unsafe {
+                Zmm(match bits {
+                    1 => _mm512_slli_epi64::<1>(self.0),
+                    2 => _mm512_slli_epi64::<2>(self.0),
+                    _ => _mm512_slli_epi64::<4>(self.0),
+                })
+            }
+        }
+        #[inline(always)]
+        fn gather(blocks: &[Block]) -> [Self; 8] {
+            core::array::from_fn(|k| {
+                let lanes = interleave4(core::array::from_fn(|b| load_block_rows(&blocks[k + 8 * b])));
+                unsafe {
+                    let z = _mm512_castsi128_si512(lanes[0]);
+                    let z = _mm512_inserti32x4::<1>(z, lanes[1]);
+                    let z = _mm512_inserti32x4::<2>(z, lanes[2]);
+                    Zmm(_mm512_inserti32x4::<3>(z, lanes[3]))
+                }
+            })
+        }
+        #[inline(always)]
+        fn scatter(words: &[Self; 8], blocks: &mut [Block]) {
+            for (k, w) in words.iter().enumerate() {
+                let lanes = unsafe {
+                    [
+                        _mm512_extracti32x4_epi32::<0>(w.0),
+                        _mm512_extracti32x4_epi32::<1>(w.0),
+                        _mm512_extracti32x4_epi32::<2>(w.0),
+                        _mm512_extracti32x4_epi32::<3>(w.0),
+                    ]
+                };
+                for (b, rows) in deinterleave4(lanes).into_iter().enumerate() {
+                    store_block_rows(&mut blocks[k + 8 * b], rows);
+                }
+            }
         }
     }
 

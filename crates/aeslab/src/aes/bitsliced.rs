@@ -40,6 +40,16 @@ pub(crate) trait Word: Copy {
     /// `words[i / 64]`).
     fn load(words: &[u64]) -> Self;
     fn store(self, words: &mut [u64]);
+    /// Every 64-bit lane set to `x`.
+    fn splat(x: u64) -> Self;
+    /// Shifts each 64-bit lane right (`shr`) or left (`shl`) by 1, 2 or 4 bits.
+    fn shr(self, bits: u32) -> Self;
+    fn shl(self, bits: u32) -> Self;
+    /// Loads `BLOCKS` blocks into eight words so that byte `i` of word `k` is the byte whose
+    /// bits belong at position `8i + k` (the layout of `position`); [`ortho`] then yields the planes.
+    fn gather(blocks: &[Block]) -> [Self; 8];
+    /// Inverse of [`Word::gather`].
+    fn scatter(words: &[Self; 8], blocks: &mut [Block]);
 }
 
 /// The eight bit planes of a bitsliced state; `q[0]` holds the least significant bits.
@@ -256,79 +266,74 @@ pub(crate) fn add_round_key<W: Word>(q: &mut State<W>, k: &State<W>) {
     }
 }
 
-/// 8×8 bit-matrix transpose of a `u64` (bit `8k + j` ↔ bit `8j + k`) by three delta swaps.
-#[inline(always)]
-pub(crate) fn transpose8x8(mut x: u64) -> u64 {
-    let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
-    x ^= t ^ (t << 7);
-    let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
-    x ^= t ^ (t << 14);
-    let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
-    x ^= t ^ (t << 28);
-    x
-}
-
 /// Largest word in bytes (zmm); sizes the stack buffers used for packing.
-const MAX_WORD_BYTES: usize = 64;
+pub(crate) const MAX_WORD_BYTES: usize = 64;
 
-/// Position in the word of the byte `4·col + row` of block `blk`.
-#[inline(always)]
+/// Bit position in a plane of byte `4·col + row` of block `blk`, for words of `n` blocks:
+/// the layout every [`Word::gather`] must produce (after [`ortho`]).
+#[cfg(test)]
 const fn position(n: usize, blk: usize, byte: usize) -> usize {
     let (col, row) = (byte / 4, byte % 4);
     row * 4 * n + col * n + blk
 }
 
+/// Exchanges the bits `(b >> s) & m` with `a & m`: one step of the transposition.
+#[inline(always)]
+fn swap_move<W: Word>(a: &mut W, b: &mut W, s: u32, m: W) {
+    let t = a.shr(s).xor(*b).and(m);
+    *b = b.xor(t);
+    *a = a.xor(t.shl(s));
+}
+
+/// Transposes every 8×8 bit block across the eight words: bit `j` of byte `i` of word `k`
+/// trades places with bit `k` of byte `i` of word `j`. Its own inverse.
+#[inline(always)]
+pub(crate) fn ortho<W: Word>(q: &mut [W; 8]) {
+    let masks = [(1, 0x5555_5555_5555_5555u64), (2, 0x3333_3333_3333_3333), (4, 0x0f0f_0f0f_0f0f_0f0f)];
+    for (s, m) in masks {
+        let m = W::splat(m);
+        let s_words = s as usize;
+        for k in 0..8 {
+            // Pair word k (index bit clear) with word k + s (index bit set): bit e + s of
+            // word k trades with bit e of word k + s.
+            if k & s_words == 0 {
+                let (lo, hi) = q.split_at_mut(k + s_words);
+                swap_move(&mut lo[k], &mut hi[0], s, m);
+            }
+        }
+    }
+}
+
 /// Packs up to `W::BLOCKS` blocks into planes (missing blocks are zero).
 #[inline(always)]
 pub(crate) fn pack<W: Word>(blocks: &[Block]) -> State<W> {
-    let n = W::BLOCKS;
-    let word_bytes = 2 * n;
-    // Bytes in plane-position order: position p holds the byte whose bits go to bit p.
-    let mut ordered = [0u8; 8 * MAX_WORD_BYTES];
-    for (blk, block) in blocks.iter().enumerate().take(n) {
-        for (byte, &v) in block.iter().enumerate() {
-            ordered[position(n, blk, byte)] = v;
-        }
-    }
-    // Each run of 8 positions, transposed, gives one byte of each plane.
-    let mut planes = [[0u64; MAX_WORD_BYTES / 8]; 8];
-    for g in 0..word_bytes {
-        let x = u64::from_le_bytes(ordered[8 * g..8 * g + 8].try_into().unwrap());
-        let t = transpose8x8(x);
-        for (j, plane) in planes.iter_mut().enumerate() {
-            plane[g / 8] |= ((t >> (8 * j)) & 0xff) << (8 * (g % 8));
-        }
-    }
-    let state = core::array::from_fn(|j| W::load(&planes[j][..n / 4]));
-    ordered.zeroize();
-    planes.zeroize();
-    state
+    let mut q = if blocks.len() == W::BLOCKS {
+        W::gather(blocks)
+    } else {
+        let mut padded = [[0u8; 16]; MAX_WORD_BYTES / 2];
+        padded[..blocks.len()].copy_from_slice(blocks);
+        let q = W::gather(&padded[..W::BLOCKS]);
+        padded.zeroize();
+        q
+    };
+    ortho(&mut q);
+    q
 }
 
 /// Unpacks planes into up to `W::BLOCKS` blocks (`blocks.len()` of them are written).
 #[inline(always)]
 pub(crate) fn unpack<W: Word>(q: &State<W>, blocks: &mut [Block]) {
-    let n = W::BLOCKS;
-    let word_bytes = 2 * n;
-    let mut planes = [[0u64; MAX_WORD_BYTES / 8]; 8];
-    for j in 0..8 {
-        q[j].store(&mut planes[j][..n / 4]);
+    let mut r = *q;
+    ortho(&mut r);
+    if blocks.len() == W::BLOCKS {
+        W::scatter(&r, blocks);
+    } else {
+        let mut padded = [[0u8; 16]; MAX_WORD_BYTES / 2];
+        W::scatter(&r, &mut padded[..W::BLOCKS]);
+        let n = blocks.len();
+        blocks.copy_from_slice(&padded[..n]);
+        padded.zeroize();
     }
-    let mut ordered = [0u8; 8 * MAX_WORD_BYTES];
-    for g in 0..word_bytes {
-        let mut x = 0u64;
-        for (j, plane) in planes.iter().enumerate() {
-            x |= ((plane[g / 8] >> (8 * (g % 8))) & 0xff) << (8 * j);
-        }
-        ordered[8 * g..8 * g + 8].copy_from_slice(&transpose8x8(x).to_le_bytes());
-    }
-    for (blk, block) in blocks.iter_mut().enumerate().take(n) {
-        for (byte, v) in block.iter_mut().enumerate() {
-            *v = ordered[position(n, blk, byte)];
-        }
-    }
-    ordered.zeroize();
-    planes.zeroize();
 }
 
 /// A constant-time SubWord for the key schedule: the four bytes go through the bitsliced
@@ -451,18 +456,25 @@ mod tests {
     use super::*;
     use crate::aes::consts::{INV_SBOX, SBOX};
 
+    /// Packing puts byte `4·col + row` of block `blk` at bit `position(..)` of the planes
+    /// (checked bit by bit for `u64` words), and unpacking inverts it.
     #[test]
-    fn transpose_matches_definition() {
-        let mut x = 0x0123_4567_89ab_cdefu64;
-        for _ in 0..64 {
-            let t = transpose8x8(x);
-            for k in 0..8 {
+    fn pack_places_bits_where_the_layout_says() {
+        let blocks: Vec<Block> = (0..4u8).map(|b| core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ b.wrapping_mul(91))).collect();
+        let q: State<u64> = pack(&blocks);
+        for (blk, block) in blocks.iter().enumerate() {
+            for (byte, v) in block.iter().enumerate() {
                 for j in 0..8 {
-                    assert_eq!((x >> (8 * k + j)) & 1, (t >> (8 * j + k)) & 1);
+                    assert_eq!((q[j] >> position(4, blk, byte)) & 1, u64::from((v >> j) & 1));
                 }
             }
-            x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17) ^ 0x5555;
         }
+        let mut back = [[0u8; 16]; 4];
+        unpack(&q, &mut back);
+        assert_eq!(back.to_vec(), blocks);
+        let mut three = [[0u8; 16]; 3];
+        unpack(&pack::<u64>(&blocks[..3]), &mut three);
+        assert_eq!(three.to_vec(), blocks[..3].to_vec());
     }
 
     #[test]

@@ -60,6 +60,52 @@ impl Word for u64 {
     fn store(self, words: &mut [u64]) {
         words[0] = self;
     }
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn shr(self, bits: u32) -> Self {
+        self >> bits
+    }
+    #[inline(always)]
+    fn shl(self, bits: u32) -> Self {
+        self << bits
+    }
+    /// Word `k` (k = 4·c + blk, c ∈ {0, 1}) interleaves the bytes of columns c and c + 2 of
+    /// block `blk`: byte 2·row + h is row `row` of column c + 2h, which is position 8i + k.
+    #[inline(always)]
+    fn gather(blocks: &[Block]) -> [Self; 8] {
+        core::array::from_fn(|k| {
+            let (c, blk) = (k / 4, k % 4);
+            let col = |i: usize| u32::from_le_bytes(blocks[blk][4 * i..4 * i + 4].try_into().unwrap());
+            spread_bytes(col(c)) | (spread_bytes(col(c + 2)) << 8)
+        })
+    }
+    #[inline(always)]
+    fn scatter(words: &[Self; 8], blocks: &mut [Block]) {
+        for (k, &w) in words.iter().enumerate() {
+            let (c, blk) = (k / 4, k % 4);
+            blocks[blk][4 * c..4 * c + 4].copy_from_slice(&gather_bytes(w).to_le_bytes());
+            blocks[blk][4 * (c + 2)..4 * (c + 2) + 4].copy_from_slice(&gather_bytes(w >> 8).to_le_bytes());
+        }
+    }
+}
+
+/// Moves byte r of `x` to byte 2r of the result (the odd bytes are zero).
+#[inline(always)]
+fn spread_bytes(x: u32) -> u64 {
+    let t = u64::from(x);
+    let t = (t | (t << 16)) & 0x0000_FFFF_0000_FFFF;
+    (t | (t << 8)) & 0x00FF_00FF_00FF_00FF
+}
+
+/// Inverse of [`spread_bytes`]: bytes 0, 2, 4, 6 of `t`.
+#[inline(always)]
+fn gather_bytes(t: u64) -> u32 {
+    let t = t & 0x00FF_00FF_00FF_00FF;
+    let t = (t | (t >> 8)) & 0x0000_FFFF_0000_FFFF;
+    (t | (t >> 16)) as u32
 }
 
 /// Portable constant-time AES (bitsliced `u64`, 4 blocks per batch). Available everywhere.
