@@ -7,6 +7,10 @@ pub enum Error {
     InvalidKeyLength(usize),
     /// No backend has this name.
     UnknownBackend(String),
+    /// CTR takes a 16-byte initial counter block.
+    InvalidIvLength(usize),
+    /// No FACE level has this name.
+    UnknownFaceLevel(String),
     /// The backend exists but this CPU lacks an instruction set it needs.
     BackendUnavailable {
         backend: &'static str,
@@ -28,6 +32,13 @@ impl fmt::Display for Error {
                     .map(|b| b.name())
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+            Error::InvalidIvLength(n) => {
+                write!(f, "invalid IV length {n} bytes (expected 16: the first counter block)")
+            }
+            Error::UnknownFaceLevel(name) => write!(
+                f,
+                "unknown FACE level `{name}` (known: none, rd0, rd1, rd1p, rd2, rd2p)"
             ),
             Error::BackendUnavailable { backend, requires } => write!(
                 f,

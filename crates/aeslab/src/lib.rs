@@ -8,6 +8,7 @@
 
 pub mod aes;
 pub mod cpu;
+pub mod ctr;
 mod error;
 
 pub use error::Error;

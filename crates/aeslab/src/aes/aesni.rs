@@ -11,8 +11,8 @@ use super::hw::AesVec;
 use super::key_schedule::{self, RoundKeys};
 use crate::{Block, Error};
 
-// SAFETY (all methods): callers are `#[target_feature(enable = "aes")]` functions reached only
-// after `is_x86_feature_detected!("aes")` (SSE2 is part of x86-64).
+// SAFETY (all methods): callers are `#[target_feature(enable = "aes,ssse3")]` functions reached
+// only after detecting AES-NI and SSSE3 (SSE2 is part of x86-64).
 impl AesVec for __m128i {
     const LANES: usize = 1;
     #[inline(always)]
@@ -51,6 +51,22 @@ impl AesVec for __m128i {
     unsafe fn dec_last(self, k: Self) -> Self {
         unsafe { _mm_aesdeclast_si128(self, k) }
     }
+    #[inline(always)]
+    unsafe fn add32(self, o: Self) -> Self {
+        unsafe { _mm_add_epi32(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn byte_reverse(self) -> Self {
+        unsafe { _mm_shuffle_epi8(self, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)) }
+    }
+    #[inline(always)]
+    unsafe fn splat_low32(n: u32) -> Self {
+        unsafe { _mm_setr_epi32(n as i32, 0, 0, 0) }
+    }
+    #[inline(always)]
+    unsafe fn lane_index() -> Self {
+        unsafe { _mm_setzero_si128() }
+    }
 }
 
 /// SubWord with AESENCLAST: with the word in all four columns, ShiftRows leaves column 0 equal
@@ -72,6 +88,6 @@ pub(crate) unsafe fn expand_key(key: &[u8]) -> Result<RoundKeys, Error> {
 
 aes_insn_backend!(
     /// AES-NI, 8 blocks interleaved in xmm registers.
-    Aesni, __m128i, U8, "aesni", "aes",
-    is_x86_feature_detected!("aes")
+    Aesni, __m128i, U8, "aesni", "aes,ssse3",
+    is_x86_feature_detected!("aes") && is_x86_feature_detected!("ssse3")
 );

@@ -398,7 +398,20 @@ mod x86 {
                 unsafe fn slice_keys(key: &[u8]) -> Result<SlicedKeys, Error> {
                     SlicedKeys::new::<$word>(key)
                 }
+
+                /// Runs `f` (inlined) with this backend's target features enabled.
+                #[inline(always)]
+                fn with_features<R>(&self, f: impl FnOnce() -> R) -> R {
+                    #[target_feature(enable = $features)]
+                    unsafe fn run<R>(f: impl FnOnce() -> R) -> R {
+                        f()
+                    }
+                    // SAFETY: a value of this type exists only if `new` found the features.
+                    unsafe { run(f) }
+                }
             }
+
+            crate::ctr::bitsliced::sliced_face_backend!($name, $word, with_features);
 
             impl Backend for $name {
                 const NAME: &'static str = $label;

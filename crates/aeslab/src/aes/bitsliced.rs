@@ -406,7 +406,14 @@ impl SlicedKeys {
 #[inline(always)]
 pub(crate) fn encrypt_state<W: Word>(keys: &SlicedKeys, q: &mut State<W>) {
     add_round_key(q, &keys.round(0));
-    for r in 1..keys.rounds {
+    encrypt_from_round(keys, q, 1);
+}
+
+/// Runs full rounds `first..rounds` and the final round on a state that has finished round
+/// `first - 1` (FACE starts here with the cached state).
+#[inline(always)]
+pub(crate) fn encrypt_from_round<W: Word>(keys: &SlicedKeys, q: &mut State<W>, first: usize) {
+    for r in first..keys.rounds {
         sub_bytes(q);
         shift_rows(q);
         mix_columns(q);
@@ -415,6 +422,22 @@ pub(crate) fn encrypt_state<W: Word>(keys: &SlicedKeys, q: &mut State<W>) {
     sub_bytes(q);
     shift_rows(q);
     add_round_key(q, &keys.round(keys.rounds));
+}
+
+/// Whitening and `rounds` full rounds (the state FACE caches), `W::BLOCKS` at a time.
+#[inline(always)]
+pub(crate) fn head_blocks<W: Word>(keys: &SlicedKeys, blocks: &mut [Block], rounds: usize) {
+    for chunk in blocks.chunks_mut(W::BLOCKS) {
+        let mut q = pack::<W>(chunk);
+        add_round_key(&mut q, &keys.round(0));
+        for r in 1..=rounds {
+            sub_bytes(&mut q);
+            shift_rows(&mut q);
+            mix_columns(&mut q);
+            add_round_key(&mut q, &keys.round(r));
+        }
+        unpack(&q, chunk);
+    }
 }
 
 /// Decrypts one packed state with the straightforward inverse cipher.

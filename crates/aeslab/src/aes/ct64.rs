@@ -114,6 +114,16 @@ pub struct Ct64 {
     keys: SlicedKeys,
 }
 
+impl Ct64 {
+    /// Portable code needs no target features: runs `f` as is.
+    #[inline(always)]
+    fn portable<R>(&self, f: impl FnOnce() -> R) -> R {
+        f()
+    }
+}
+
+crate::ctr::bitsliced::sliced_face_backend!(Ct64, u64, portable);
+
 impl Backend for Ct64 {
     const NAME: &'static str = "ct64";
     const CONSTANT_TIME: bool = true;

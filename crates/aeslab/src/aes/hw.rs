@@ -28,10 +28,30 @@ pub(crate) trait AesVec: Copy {
     unsafe fn enc_last(self, k: Self) -> Self;
     unsafe fn dec(self, k: Self) -> Self;
     unsafe fn dec_last(self, k: Self) -> Self;
+    /// 32-bit lane addition (counters).
+    unsafe fn add32(self, o: Self) -> Self;
+    /// Reverses the 16 bytes of every block (little-endian counter ↔ big-endian block).
+    unsafe fn byte_reverse(self) -> Self;
+    /// `n` in the low 32 bits of every block, zero elsewhere.
+    unsafe fn splat_low32(n: u32) -> Self;
+    /// Block `l` of the register holds `l` in its low 32 bits.
+    unsafe fn lane_index() -> Self;
 }
 
 /// Registers in flight.
 pub(crate) const IN_FLIGHT: usize = 8;
+
+/// The round keys broadcast into registers.
+#[inline(always)]
+pub(crate) unsafe fn key_registers<V: AesVec>(keys: &RoundKeys) -> [V; MAX_ROUNDS + 1] {
+    unsafe {
+        let mut k = [V::zero(); MAX_ROUNDS + 1];
+        for (i, key) in keys.used().iter().enumerate() {
+            k[i] = V::broadcast(key);
+        }
+        k
+    }
+}
 
 #[inline(always)]
 unsafe fn rounds<V: AesVec, const NR: usize, const DECRYPT: bool>(
@@ -63,10 +83,7 @@ pub(crate) unsafe fn crypt_blocks<V: AesVec, const NR: usize, const DECRYPT: boo
     blocks: &mut [Block],
 ) {
     unsafe {
-        let mut k = [V::zero(); MAX_ROUNDS + 1];
-        for (i, key) in keys.used().iter().enumerate() {
-            k[i] = V::broadcast(key);
-        }
+        let k = key_registers::<V>(keys);
         let mut wide = blocks.chunks_exact_mut(IN_FLIGHT * V::LANES);
         for chunk in &mut wide {
             let p = chunk.as_mut_ptr();
@@ -131,6 +148,44 @@ macro_rules! aes_insn_backend {
             #[target_feature(enable = $features)]
             unsafe fn decrypt_impl(&self, blocks: &mut [$crate::Block]) {
                 unsafe { $crate::aes::hw::crypt_any::<$vec, true>(&self.dec, blocks) }
+            }
+
+            #[target_feature(enable = $features)]
+            unsafe fn face_impl(&self, after: usize, c: &$crate::Block, t: &[$crate::Block], x0: usize, data: &mut [$crate::Block]) {
+                unsafe { $crate::ctr::hw::face_xor_any::<$vec>(&self.enc, after, c, t, x0, data) }
+            }
+
+            #[target_feature(enable = $features)]
+            unsafe fn plain_impl(&self, ctr: u128, data: &mut [$crate::Block]) {
+                unsafe { $crate::ctr::hw::plain_xor_any::<$vec>(&self.enc, ctr, data) }
+            }
+        }
+
+        impl $crate::ctr::FaceBackend for $name {
+            type Seg = $crate::Block;
+            type Table = Vec<$crate::Block>;
+
+            fn head(&self, blocks: &mut [$crate::Block], rounds: usize) {
+                // SAFETY: every backend of this kind requires AES-NI.
+                unsafe { $crate::ctr::hw::head_aesni(&self.enc, blocks, rounds) }
+            }
+
+            fn prepare_table(&self, _level: $crate::ctr::FaceLevel, t: &[$crate::Block]) -> Vec<$crate::Block> {
+                t.to_vec()
+            }
+
+            fn prepare_segment(&self, level: $crate::ctr::FaceLevel, seg: &$crate::ctr::Segment) -> $crate::Block {
+                seg.c[level.table_round().expect("FACE level")]
+            }
+
+            fn face_xor(&self, level: $crate::ctr::FaceLevel, t: &Vec<$crate::Block>, c: &$crate::Block, x0: usize, data: &mut [$crate::Block]) {
+                // SAFETY: a value of this type exists only if `new` found the features.
+                unsafe { self.face_impl(level.table_round().expect("FACE level"), c, t, x0, data) }
+            }
+
+            fn plain_xor(&self, ctr: u128, data: &mut [$crate::Block]) {
+                // SAFETY: as above.
+                unsafe { self.plain_impl(ctr, data) }
             }
         }
 

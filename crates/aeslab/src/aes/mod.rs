@@ -12,15 +12,15 @@
 //! `table`. [`Aes128`], [`Aes192`] and [`Aes256`] use it; [`AnyAes`] and
 //! [`Aes128::with_backend`] take a backend by [`BackendKind`] or name.
 
-mod bitsliced;
+pub(crate) mod bitsliced;
 mod consts;
 mod ct64;
 pub(crate) mod key_schedule;
-mod table;
+pub(crate) mod table;
 
 #[cfg(target_arch = "x86_64")]
 #[macro_use]
-mod hw;
+pub(crate) mod hw;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 #[cfg(target_arch = "x86_64")]
@@ -28,7 +28,7 @@ mod bitslice;
 #[cfg(target_arch = "x86_64")]
 mod vaes;
 
-mod traits;
+pub(crate) mod traits;
 
 use std::sync::OnceLock;
 
@@ -160,7 +160,7 @@ backends! {
 /// A computation generic over the backend type, for [`AnyAes::visit`].
 pub(crate) trait BackendVisitor {
     type Output;
-    fn visit<B: Backend>(self, backend: &B) -> Self::Output;
+    fn visit<B: crate::ctr::FaceBackend>(self, backend: &B) -> Self::Output;
 }
 
 /// Constant-time backends, fastest first. `table` is deliberately absent.

@@ -104,10 +104,20 @@ impl TableVartime {
         out
     }
 
+    /// Encryption round keys (for FACE).
+    pub(crate) fn round_keys(&self) -> &RoundKeys {
+        &self.enc
+    }
+
+    /// Round 0: the block XOR the first round key, as columns.
+    pub(crate) fn whiten(&self, b: &Block) -> [u32; 4] {
+        let (s, k0) = (columns(b), columns(&self.enc.keys[0]));
+        core::array::from_fn(|c| s[c] ^ k0[c])
+    }
+
     fn encrypt_block(&self, b: &mut Block) {
         let keys = self.enc.used();
-        let k0 = columns(&keys[0]);
-        let mut s: [u32; 4] = core::array::from_fn(|c| columns(b)[c] ^ k0[c]);
+        let mut s = self.whiten(b);
         for k in &keys[1..self.enc.rounds] {
             s = Self::round(&s, k);
         }

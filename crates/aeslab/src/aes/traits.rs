@@ -73,7 +73,7 @@ impl<B: Backend> BlockCipherDecBackend for Adapter<'_, B> {
 struct EncVisit<F>(F);
 impl<F: BlockCipherEncClosure<BlockSize = U16>> BackendVisitor for EncVisit<F> {
     type Output = ();
-    fn visit<B: Backend>(self, b: &B) {
+    fn visit<B: crate::ctr::FaceBackend>(self, b: &B) {
         self.0.call(&Adapter(b));
     }
 }
@@ -81,7 +81,7 @@ impl<F: BlockCipherEncClosure<BlockSize = U16>> BackendVisitor for EncVisit<F> {
 struct DecVisit<F>(F);
 impl<F: BlockCipherDecClosure<BlockSize = U16>> BackendVisitor for DecVisit<F> {
     type Output = ();
-    fn visit<B: Backend>(self, b: &B) {
+    fn visit<B: crate::ctr::FaceBackend>(self, b: &B) {
         self.0.call(&Adapter(b));
     }
 }

@@ -53,10 +53,29 @@ impl AesVec for __m256i {
     unsafe fn dec_last(self, k: Self) -> Self {
         unsafe { _mm256_aesdeclast_epi128(self, k) }
     }
+    #[inline(always)]
+    unsafe fn add32(self, o: Self) -> Self {
+        unsafe { _mm256_add_epi32(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn byte_reverse(self) -> Self {
+        unsafe {
+            let rev = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            _mm256_shuffle_epi8(self, _mm256_broadcastsi128_si256(rev))
+        }
+    }
+    #[inline(always)]
+    unsafe fn splat_low32(n: u32) -> Self {
+        unsafe { _mm256_setr_epi32(n as i32, 0, 0, 0, n as i32, 0, 0, 0) }
+    }
+    #[inline(always)]
+    unsafe fn lane_index() -> Self {
+        unsafe { _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0) }
+    }
 }
 
-// SAFETY (all methods): callers are `#[target_feature(enable = "aes,vaes,avx512f")]` functions
-// reached only after runtime detection of AES-NI, VAES and AVX-512F.
+// SAFETY (all methods): callers are `#[target_feature(enable = "aes,vaes,avx512f,avx512bw")]`
+// functions reached only after runtime detection of AES-NI, VAES and AVX-512F/BW.
 impl AesVec for __m512i {
     const LANES: usize = 4;
     #[inline(always)]
@@ -95,6 +114,25 @@ impl AesVec for __m512i {
     unsafe fn dec_last(self, k: Self) -> Self {
         unsafe { _mm512_aesdeclast_epi128(self, k) }
     }
+    #[inline(always)]
+    unsafe fn add32(self, o: Self) -> Self {
+        unsafe { _mm512_add_epi32(self, o) }
+    }
+    #[inline(always)]
+    unsafe fn byte_reverse(self) -> Self {
+        unsafe {
+            let rev = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            _mm512_shuffle_epi8(self, _mm512_broadcast_i32x4(rev))
+        }
+    }
+    #[inline(always)]
+    unsafe fn splat_low32(n: u32) -> Self {
+        unsafe { _mm512_broadcast_i32x4(_mm_setr_epi32(n as i32, 0, 0, 0)) }
+    }
+    #[inline(always)]
+    unsafe fn lane_index() -> Self {
+        unsafe { _mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0) }
+    }
 }
 
 aes_insn_backend!(
@@ -106,7 +144,7 @@ aes_insn_backend!(
 
 aes_insn_backend!(
     /// VAES on zmm registers: 32 blocks in flight.
-    Vaes512, __m512i, U32, "vaes512", "aes,vaes,avx512f",
+    Vaes512, __m512i, U32, "vaes512", "aes,vaes,avx512f,avx512bw",
     is_x86_feature_detected!("aes") && is_x86_feature_detected!("vaes")
-        && is_x86_feature_detected!("avx512f")
+        && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw")
 );

@@ -1,0 +1,279 @@
+//! AES-CTR with FACE (Park & Lee, "FACE: Fast AES CTR mode Encryption Techniques based on the
+//! Reuse of Repetitive Data", TCHES 2018): consecutive counter blocks differ only in their last
+//! byte, so most of rounds 0–2 is the same for 256 blocks in a row and can be cached.
+//!
+//! The whole of FACE rests on one identity. For a counter `base | x` (`base` has byte 15 clear
+//! and `x` is byte 15), the state after round `r ≤ 2` is
+//!
+//! ```text
+//!     S_r(base | x) = C_r(base) ⊕ T_r[x]
+//! ```
+//!
+//! - round 0 is linear, so `T_0[x]` is just `x` in byte 15;
+//! - after round 1 only column 0 depends on byte 15, and it depends on bytes 0, 5, 10, 15 alone;
+//! - round 2 is linear after SubBytes/ShiftRows, so its column-0 part splits off likewise.
+//!
+//! `C_r` changes when any of bytes 1–4, 6–9, 11–14 change, i.e. once per 256 blocks (one
+//! "segment"). `T_r` depends only on the key and on bytes 0, 5 and 10, which change once every
+//! 2^40 blocks for [`Ctr128BE`] and never for [`Ctr32BE`]. Both are computed here, once, with
+//! the backend's own constant-time first rounds (`cache.rs`); each backend only turns them into
+//! its own form and runs the remaining rounds (`hw.rs`, `bitsliced.rs`, `table.rs`).
+//!
+//! The levels of the paper (§4), cumulative:
+//!
+//! | level | cached | starts at | table |
+//! |---|---|---|---|
+//! | `rd0` | 12 bytes of the whitening output | round 1 | — |
+//! | `rd1` | + columns 1–3 of round 1 | round 1 (column 0 computed) | — |
+//! | `rd1p` | + column 0 of round 1 by byte 15 | round 2 | `T_1`, 256 × 4 bytes of information |
+//! | `rd2` | + the round-2 sums without column 0 | round 2 (column-0 terms computed) | `T_1` |
+//! | `rd2p` | + the column-0 terms by byte 15 | round 3 | `T_2`, 256 × 16 bytes |
+//!
+//! The T-table backend implements every level as the paper does. Backends that compute a round
+//! on the whole state at once (AESENC, bitsliced circuits) cannot compute one column more
+//! cheaply than four: for them `rd1` runs like `rd0` and `rd2` like `rd1p`, and the gains come
+//! from `rd0` (no counter arithmetic or byte swap), `rd1p` and `rd2p`.
+//!
+//! Constant time: the tables are indexed by the counter, which is public; the cache contents
+//! are secret and only ever XORed.
+
+mod cache;
+pub(crate) mod hw;
+pub(crate) mod bitsliced;
+pub(crate) mod table;
+mod stream;
+
+use core::fmt;
+
+use zeroize::Zeroize;
+
+use crate::Block;
+use crate::aes::Backend;
+pub use stream::{
+    Aes128Ctr, Aes128Ctr32, Aes192Ctr, Aes192Ctr32, Aes256Ctr, Aes256Ctr32, AesCtr, Ctr32BE, Ctr128BE,
+    CounterMode, DynCtr,
+};
+
+pub(crate) use cache::Segment;
+
+/// How much of rounds 0–2 comes from the cache (cumulative; see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FaceLevel {
+    /// Plain CTR: every round of every block is computed.
+    None,
+    Rd0,
+    Rd1,
+    /// rd1+ in the paper.
+    Rd1p,
+    Rd2,
+    /// rd2+ in the paper.
+    Rd2p,
+}
+
+impl FaceLevel {
+    pub const ALL: [FaceLevel; 6] =
+        [FaceLevel::None, FaceLevel::Rd0, FaceLevel::Rd1, FaceLevel::Rd1p, FaceLevel::Rd2, FaceLevel::Rd2p];
+
+    /// The fastest level (the default for every backend: each level only removes work).
+    pub const FASTEST: FaceLevel = FaceLevel::Rd2p;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaceLevel::None => "none",
+            FaceLevel::Rd0 => "rd0",
+            FaceLevel::Rd1 => "rd1",
+            FaceLevel::Rd1p => "rd1p",
+            FaceLevel::Rd2 => "rd2",
+            FaceLevel::Rd2p => "rd2p",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Result<FaceLevel, crate::Error> {
+        FaceLevel::ALL
+            .iter()
+            .copied()
+            .find(|l| l.name() == name)
+            .ok_or_else(|| crate::Error::UnknownFaceLevel(name.to_string()))
+    }
+
+    /// The round `r` whose table `T_r` this level reads (`None` has no cache).
+    pub(crate) fn table_round(self) -> Option<usize> {
+        match self {
+            FaceLevel::None => None,
+            FaceLevel::Rd0 | FaceLevel::Rd1 => Some(0),
+            FaceLevel::Rd1p | FaceLevel::Rd2 => Some(1),
+            FaceLevel::Rd2p => Some(2),
+        }
+    }
+
+    /// The segment constants `C_r` this level reads.
+    pub(crate) fn segment_rounds(self) -> &'static [usize] {
+        match self {
+            FaceLevel::None => &[],
+            FaceLevel::Rd0 => &[0],
+            FaceLevel::Rd1 => &[0, 1],
+            FaceLevel::Rd1p => &[1],
+            FaceLevel::Rd2 => &[1, 2],
+            FaceLevel::Rd2p => &[2],
+        }
+    }
+}
+
+impl fmt::Display for FaceLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for FaceLevel {
+    type Err = crate::Error;
+    fn from_str(s: &str) -> Result<Self, crate::Error> {
+        FaceLevel::from_name(s)
+    }
+}
+
+/// What a backend supplies to FACE: its first rounds (to build the cache) and its hot loop.
+pub(crate) trait FaceBackend: Backend {
+    /// Backend form of the segment constants.
+    type Seg: Zeroize + Send + Sync + Clone;
+    /// Backend form of the counter-indexed table.
+    type Table: Zeroize + Send + Sync + Clone;
+
+    /// Whitening and then `rounds` (0, 1 or 2) full rounds, in place.
+    fn head(&self, blocks: &mut [Block], rounds: usize);
+
+    /// Converts the canonical table `T_r` (256 blocks, `r = level.table_round()`).
+    fn prepare_table(&self, level: FaceLevel, t: &[Block]) -> Self::Table;
+
+    /// Converts the canonical segment constants.
+    fn prepare_segment(&self, level: FaceLevel, seg: &Segment) -> Self::Seg;
+
+    /// `data[i] ^= E(base | (x0 + i))`, with `x0 + data.len() ≤ 256`, from the cache.
+    fn face_xor(&self, level: FaceLevel, table: &Self::Table, seg: &Self::Seg, x0: usize, data: &mut [Block]);
+
+    /// `data[i] ^= E(ctr + i)` without FACE; the low 32 bits of `ctr` do not wrap within
+    /// `data.len()` blocks. The default builds counter blocks and encrypts them.
+    fn plain_xor(&self, ctr: u128, data: &mut [Block]) {
+        plain_xor_with_blocks(self, ctr, data);
+    }
+}
+
+/// Plain CTR through [`Backend::encrypt_blocks`], 64 counter blocks at a time.
+pub(crate) fn plain_xor_with_blocks<B: Backend>(backend: &B, ctr: u128, data: &mut [Block]) {
+    let mut ks = [[0u8; 16]; 64];
+    let mut next = ctr;
+    for chunk in data.chunks_mut(64) {
+        let ks = &mut ks[..chunk.len()];
+        for k in ks.iter_mut() {
+            *k = next.to_be_bytes();
+            next = next.wrapping_add(1);
+        }
+        backend.encrypt_blocks(ks);
+        xor_blocks(chunk, ks);
+    }
+    ks.zeroize();
+}
+
+#[inline(always)]
+pub(crate) fn xor_blocks(data: &mut [Block], ks: &[Block]) {
+    for (d, k) in data.iter_mut().zip(ks) {
+        let v = u128::from_ne_bytes(*d) ^ u128::from_ne_bytes(*k);
+        *d = v.to_ne_bytes();
+    }
+}
+
+/// Bytes 0, 5 and 10 of a counter: the table `T_r` is valid while they stay the same.
+fn table_key(ctr: u128) -> [u8; 3] {
+    let b = ctr.to_be_bytes();
+    [b[0], b[5], b[10]]
+}
+
+/// The FACE keystream generator for one backend: counter arithmetic, segment and table
+/// bookkeeping, written once. Positions are in whole blocks; `stream.rs` handles bytes.
+#[derive(Clone)]
+pub(crate) struct FaceCtr<B: FaceBackend> {
+    backend: B,
+    level: FaceLevel,
+    table: Option<([u8; 3], B::Table)>,
+    seg: Option<(u128, B::Seg)>,
+}
+
+impl<B: FaceBackend> Drop for FaceCtr<B> {
+    fn drop(&mut self) {
+        if let Some((_, t)) = self.table.as_mut() {
+            t.zeroize();
+        }
+        if let Some((_, s)) = self.seg.as_mut() {
+            s.zeroize();
+        }
+    }
+}
+
+impl<B: FaceBackend> FaceCtr<B> {
+    pub fn new(backend: B, level: FaceLevel) -> Self {
+        FaceCtr { backend, level, table: None, seg: None }
+    }
+
+    pub fn level(&self) -> FaceLevel {
+        self.level
+    }
+
+    /// Builds the table and segment constants for `ctr` now (FACE's set-up cost, which the
+    /// paper's Table 4 reports), instead of on first use.
+    pub fn precompute(&mut self, ctr: u128) {
+        if self.level != FaceLevel::None {
+            self.ensure_cache(ctr);
+        }
+    }
+
+    fn ensure_cache(&mut self, ctr: u128) {
+        let key = table_key(ctr);
+        if self.table.as_ref().is_none_or(|(k, _)| *k != key) {
+            let r = self.level.table_round().expect("FACE level has a table");
+            let mut t = cache::table(&self.backend, ctr, r);
+            let prepared = self.backend.prepare_table(self.level, &t);
+            t.zeroize();
+            if let Some((_, old)) = self.table.as_mut() {
+                old.zeroize();
+            }
+            self.table = Some((key, prepared));
+        }
+        let base = ctr & !0xff;
+        if self.seg.as_ref().is_none_or(|(b, _)| *b != base) {
+            let mut seg = cache::segment(&self.backend, base, self.level.segment_rounds());
+            let prepared = self.backend.prepare_segment(self.level, &seg);
+            seg.zeroize();
+            if let Some((_, old)) = self.seg.as_mut() {
+                old.zeroize();
+            }
+            self.seg = Some((base, prepared));
+        }
+    }
+
+    /// `data[i] ^= E(counter_i)` where `counter_0 = ctr` and each next counter comes from
+    /// `next(counter, blocks)`; only the low 32 bits may wrap inside one call of `next`.
+    pub fn xor_blocks(&mut self, mut ctr: u128, data: &mut [Block], wrap32: bool) {
+        let mut done = 0;
+        while done < data.len() {
+            let rest = data.len() - done;
+            let n = if self.level == FaceLevel::None {
+                // Up to the next wrap of the low 32 bits.
+                let to_wrap = (1u64 << 32) - u64::from(ctr as u32);
+                let n = rest.min(usize::try_from(to_wrap).unwrap_or(usize::MAX));
+                self.backend.plain_xor(ctr, &mut data[done..done + n]);
+                n
+            } else {
+                // Up to the end of the segment (byte 15 wrapping).
+                let x = (ctr & 0xff) as usize;
+                let n = rest.min(256 - x);
+                self.ensure_cache(ctr);
+                let (_, table) = self.table.as_ref().expect("cache built");
+                let (_, seg) = self.seg.as_ref().expect("cache built");
+                self.backend.face_xor(self.level, table, seg, x, &mut data[done..done + n]);
+                n
+            };
+            done += n;
+            ctr = stream::advance(ctr, n as u128, wrap32);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! FACE for the T-table backend, every level as in the paper (§4). VARIABLE TIME, like the
+//! backend: the rounds after the cache still index tables by secret state bytes. The FACE
+//! tables themselves are indexed only by the counter.
+//!
+//! State words are columns, byte `r` of a word is row `r`. Output column `j` of a round reads
+//! row `r` from input column `(j + r) mod 4`, so input column 0 reaches output column `j`
+//! through row `(4 − j) mod 4` only — the split FACE_rd2 caches around.
+
+use zeroize::Zeroize;
+
+use crate::aes::table::{TE, TableVartime};
+use crate::ctr::{FaceBackend, FaceLevel, Segment, xor_blocks};
+use crate::Block;
+
+type Cols = [u32; 4];
+
+fn cols(b: &Block) -> Cols {
+    core::array::from_fn(|c| u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()))
+}
+
+#[inline(always)]
+fn byte(w: u32, row: usize) -> usize {
+    ((w >> (8 * row)) & 0xff) as usize
+}
+
+/// The part of a round's output that comes from input column 0 (byte `(4 − j) mod 4` → column j).
+#[inline(always)]
+fn column0_terms(col0: u32) -> Cols {
+    core::array::from_fn(|j| {
+        let r = (4 - j) % 4;
+        TE[r][byte(col0, r)]
+    })
+}
+
+/// Segment constants as columns, plus rd2's cache: round 2 without the column-0 terms.
+#[derive(Clone, Default)]
+pub(crate) struct TableSeg {
+    c: [Cols; 3],
+    rd2_partial: Cols,
+}
+
+impl Zeroize for TableSeg {
+    fn zeroize(&mut self) {
+        self.c.zeroize();
+        self.rd2_partial.zeroize();
+    }
+}
+
+impl FaceBackend for TableVartime {
+    type Seg = TableSeg;
+    type Table = Vec<Cols>;
+
+    fn head(&self, blocks: &mut [Block], rounds: usize) {
+        for b in blocks {
+            let mut s = self.whiten(b);
+            for r in 1..=rounds {
+                s = TableVartime::round(&s, &self.round_keys().keys[r]);
+            }
+            for (c, w) in s.iter().enumerate() {
+                b[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
+            }
+        }
+    }
+
+    fn prepare_table(&self, _level: FaceLevel, t: &[Block]) -> Vec<Cols> {
+        t.iter().map(cols).collect()
+    }
+
+    fn prepare_segment(&self, level: FaceLevel, seg: &Segment) -> TableSeg {
+        let c = [cols(&seg.c[0]), cols(&seg.c[1]), cols(&seg.c[2])];
+        let mut rd2_partial = [0u32; 4];
+        if level == FaceLevel::Rd2 {
+            // C_2 = (round 2 without column-0 terms) ⊕ (column-0 terms of C_1's column 0).
+            let t = column0_terms(c[1][0]);
+            rd2_partial = core::array::from_fn(|j| c[2][j] ^ t[j]);
+        }
+        TableSeg { c, rd2_partial }
+    }
+
+    fn face_xor(&self, level: FaceLevel, table: &Vec<Cols>, seg: &TableSeg, x0: usize, data: &mut [Block]) {
+        let keys = self.round_keys();
+        let nr = keys.rounds;
+        for (i, d) in data.iter_mut().enumerate() {
+            let x = x0 + i;
+            // The state after round `done`.
+            let (mut s, done): (Cols, usize) = match level {
+                FaceLevel::None => unreachable!("plain CTR does not use the cache"),
+                // rd0: whitened columns 0–2 cached; column 3 gets byte 15 = x.
+                FaceLevel::Rd0 => ([seg.c[0][0], seg.c[0][1], seg.c[0][2], seg.c[0][3] ^ ((x as u32) << 24)], 0),
+                // rd1: round 1's columns 1–3 cached; column 0 from s0 bytes 0, 5, 10, 15.
+                FaceLevel::Rd1 => {
+                    let s0 = [seg.c[0][0], seg.c[0][1], seg.c[0][2], seg.c[0][3] ^ ((x as u32) << 24)];
+                    let k1 = cols(&keys.keys[1]);
+                    let col0 = TE[0][byte(s0[0], 0)]
+                        ^ TE[1][byte(s0[1], 1)]
+                        ^ TE[2][byte(s0[2], 2)]
+                        ^ TE[3][byte(s0[3], 3)]
+                        ^ k1[0];
+                    ([col0, seg.c[1][1], seg.c[1][2], seg.c[1][3]], 1)
+                }
+                // rd1p: round 1's column 0 from the table by byte 15.
+                FaceLevel::Rd1p => ([seg.c[1][0] ^ table[x][0], seg.c[1][1], seg.c[1][2], seg.c[1][3]], 1),
+                // rd2: round 2 cached without the column-0 terms, which come from four lookups.
+                FaceLevel::Rd2 => {
+                    let t = column0_terms(seg.c[1][0] ^ table[x][0]);
+                    (core::array::from_fn(|j| seg.rd2_partial[j] ^ t[j]), 2)
+                }
+                // rd2p: rounds 0–2 are one table entry XOR the segment constant.
+                FaceLevel::Rd2p => (core::array::from_fn(|j| seg.c[2][j] ^ table[x][j]), 2),
+            };
+            for r in done + 1..nr {
+                s = TableVartime::round(&s, &keys.keys[r]);
+            }
+            let ks = TableVartime::last_round(&s, &keys.keys[nr]);
+            xor_blocks(core::slice::from_mut(d), &[ks]);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! AES-CTR with every FACE level on every backend: SP 800-38A F.5, OpenSSL (Ctr128BE), an
+//! independent Ctr32BE reference, and each backend's own `none` path, with counters started
+//! just before every carry FACE cares about.
+
+use aeslab::aes::BackendKind;
+use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, DynCtr, FaceLevel};
+use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+use openssl::symm::{Cipher, Crypter, Mode, encrypt};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn h(s: &str) -> Vec<u8> {
+    hex::decode(s).unwrap()
+}
+
+fn combos() -> Vec<(BackendKind, FaceLevel)> {
+    let mut v = Vec::new();
+    for kind in BackendKind::available_kinds() {
+        for level in FaceLevel::ALL {
+            v.push((kind, level));
+        }
+    }
+    assert!(v.len() >= 2 * 6, "table and ct64 at least");
+    v
+}
+
+const F5_IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+const F5_PT: &str = "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51\
+30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710";
+/// (key, ciphertext) of SP 800-38A F.5.1 / F.5.3 / F.5.5; F.5.2/4/6 decrypt them back.
+const F5: &[(&str, &str)] = &[
+    (
+        "2b7e151628aed2a6abf7158809cf4f3c",
+        "874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff\
+5ae4df3edbd5d35e5b4f09020db03eab1e031dda2fbe03d1792170a0f3009cee",
+    ),
+    (
+        "8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b",
+        "1abc932417521ca24f2b0459fe7e6e0b090339ec0aa6faefd5ccc2c6f4ce8e94\
+1e36b26bd1ebc670d1bd1d665620abf74f78a7f6d29809585a97daec58c6b050",
+    ),
+    (
+        "603deb1015ca71be2b73aef0857d77811f352c073b6108d72d9810a30914dff4",
+        "601ec313775789a5b7a7f504bbf3d228f443e3ca4d62b59aca84e990cacaf5c5\
+2b0930daa23de94ce87017ba2d84988ddfc9c58db67aada613c2dd08457941a6",
+    ),
+];
+
+#[test]
+fn sp800_38a_f5_on_every_backend_and_level() {
+    for (kind, level) in combos() {
+        for (key, ct) in F5 {
+            let mut c = DynCtr::new(&h(key), &h(F5_IV), kind, level, false).unwrap();
+            let mut buf = h(F5_PT);
+            c.apply_keystream(&mut buf);
+            assert_eq!(hex::encode(&buf), *ct, "{kind} {level} encrypt key {key}");
+            let mut d = DynCtr::new(&h(key), &h(F5_IV), kind, level, false).unwrap();
+            d.apply_keystream(&mut buf);
+            assert_eq!(hex::encode(&buf), F5_PT, "{kind} {level} decrypt key {key}");
+        }
+    }
+}
+
+fn openssl_ctr128(key: &[u8], iv: &[u8], data: &[u8]) -> Vec<u8> {
+    let cipher = match key.len() {
+        16 => Cipher::aes_128_ctr(),
+        24 => Cipher::aes_192_ctr(),
+        _ => Cipher::aes_256_ctr(),
+    };
+    encrypt(cipher, key, Some(iv), data).unwrap()
+}
+
+/// Ctr32BE from first principles: ECB (OpenSSL) of nonce ‖ (c + i mod 2^32).
+fn reference_ctr32(key: &[u8], iv: &[u8], data: &[u8]) -> Vec<u8> {
+    let ecb = match key.len() {
+        16 => Cipher::aes_128_ecb(),
+        24 => Cipher::aes_192_ecb(),
+        _ => Cipher::aes_256_ecb(),
+    };
+    let c0 = u32::from_be_bytes(iv[12..16].try_into().unwrap());
+    let mut counters = Vec::with_capacity(data.len() + 16);
+    for i in 0..data.len().div_ceil(16) {
+        counters.extend_from_slice(&iv[..12]);
+        counters.extend_from_slice(&c0.wrapping_add(i as u32).to_be_bytes());
+    }
+    let mut c = Crypter::new(ecb, Mode::Encrypt, key, None).unwrap();
+    c.pad(false);
+    let mut ks = vec![0u8; counters.len() + 16];
+    let n = c.update(&counters, &mut ks).unwrap();
+    ks.truncate(n);
+    data.iter().zip(ks).map(|(d, k)| d ^ k).collect()
+}
+
+/// Start counters just before each carry: byte 15, byte 14, the 32-bit wrap, a change of
+/// byte 10 (the rd1p/rd2p table rebuild), the 128-bit wrap to zero, and a random one.
+fn start_counters(rng: &mut StdRng) -> Vec<[u8; 16]> {
+    let mut random = [0u8; 16];
+    rng.fill(&mut random[..]);
+    let mut with_tail = |tail: &[u8]| {
+        let mut c = [0u8; 16];
+        rng.fill(&mut c[..]);
+        c[16 - tail.len()..].copy_from_slice(tail);
+        c
+    };
+    let back = |n: u8| 0u8.wrapping_sub(n);
+    vec![
+        with_tail(&[back(3)]),                                   // byte 15 wraps after 3 blocks
+        with_tail(&[0xff, back(7)]),                             // byte 14 wraps
+        with_tail(&[0xff, 0xff, 0xff, back(40)]),                // 32-bit wrap
+        with_tail(&[0x00, 0xff, 0xff, 0xff, 0xff, back(50)]),    // carry into byte 10
+        [0xff; 15].into_iter().chain([back(20)]).collect::<Vec<_>>().try_into().unwrap(), // 2^128 wrap
+        random,
+    ]
+}
+
+/// Applies the keystream to `data` in random chunks (some of them 0 bytes or one byte).
+fn apply_chunked(c: &mut DynCtr, data: &mut [u8], rng: &mut StdRng) {
+    let mut at = 0;
+    while at < data.len() {
+        let n = match rng.random_range(0..4) {
+            0 => rng.random_range(0..=17),
+            1 => rng.random_range(0..=600),
+            _ => rng.random_range(0..=20_000),
+        }
+        .min(data.len() - at);
+        c.apply_keystream(&mut data[at..at + n]);
+        at += n;
+    }
+}
+
+#[test]
+fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
+    let mut rng = StdRng::seed_from_u64(0xFACE);
+    for (kind, level) in combos() {
+        for key_len in [16, 24, 32] {
+            for (case, iv) in start_counters(&mut rng).into_iter().enumerate() {
+                let mut key = vec![0u8; key_len];
+                rng.fill(&mut key[..]);
+                let len = if case == 0 { rng.random_range(0..70_000) } else { rng.random_range(0..12_000) };
+                let mut data = vec![0u8; len];
+                rng.fill(&mut data[..]);
+
+                for wrap32 in [false, true] {
+                    let expect = if wrap32 { reference_ctr32(&key, &iv, &data) } else { openssl_ctr128(&key, &iv, &data) };
+                    let what = format!("{kind} {level} AES-{} ctr{} case {case} len {len}", key_len * 8, if wrap32 { 32 } else { 128 });
+
+                    let mut c = DynCtr::new(&key, &iv, kind, level, wrap32).unwrap();
+                    let mut buf = data.clone();
+                    apply_chunked(&mut c, &mut buf, &mut rng);
+                    assert!(buf == expect, "{what}: chunked");
+                    assert_eq!(c.position(), len as u128);
+
+                    // Seek to a random byte and decrypt from there.
+                    if len > 0 {
+                        let at = rng.random_range(0..len);
+                        let mut d = DynCtr::new(&key, &iv, kind, level, wrap32).unwrap();
+                        d.seek_to(at as u128);
+                        let mut tail = expect[at..].to_vec();
+                        d.apply_keystream(&mut tail);
+                        assert!(tail == data[at..], "{what}: seek to {at}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Each FACE level against the same backend's `none` path, both counter modes, long runs
+/// (several segments) from a counter 3 blocks before byte 14 carries.
+#[test]
+fn every_level_matches_the_backends_own_plain_path() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for kind in BackendKind::available_kinds() {
+        for wrap32 in [false, true] {
+            let mut key = [0u8; 32];
+            rng.fill(&mut key[..]);
+            let mut iv = [0u8; 16];
+            rng.fill(&mut iv[..]);
+            iv[14] = 0xff;
+            iv[15] = 0xfd;
+            let data: Vec<u8> = (0..40_000u32).map(|i| i as u8).collect();
+            let mut plain = data.clone();
+            DynCtr::new(&key, &iv, kind, FaceLevel::None, wrap32).unwrap().apply_keystream(&mut plain);
+            for level in FaceLevel::ALL {
+                let mut buf = data.clone();
+                DynCtr::new(&key, &iv, kind, level, wrap32).unwrap().apply_keystream(&mut buf);
+                assert!(buf == plain, "{kind} {level} wrap32={wrap32}");
+            }
+        }
+    }
+}
+
+#[test]
+fn rustcrypto_stream_traits_and_seek() {
+    let key = h("2b7e151628aed2a6abf7158809cf4f3c");
+    let iv = h(F5_IV);
+    let mut c = Aes128Ctr::new_from_slices(&key, &iv).unwrap();
+    let mut buf = h(F5_PT);
+    c.apply_keystream(&mut buf);
+    assert_eq!(hex::encode(&buf), F5[0].1);
+    assert_eq!(c.current_pos::<u64>(), 64);
+
+    // Seek back into the middle of a block and re-apply: the plaintext comes back.
+    c.seek(21u64);
+    assert_eq!(c.current_pos::<u64>(), 21);
+    c.apply_keystream(&mut buf[21..]);
+    assert_eq!(&buf[21..], &h(F5_PT)[21..]);
+
+    let mut d = Aes256Ctr::new_from_slices(&h(F5[2].0), &iv).unwrap();
+    let mut b = h(F5_PT);
+    d.apply_keystream(&mut b);
+    assert_eq!(hex::encode(&b), F5[2].1);
+
+    assert!(Aes128Ctr::new_from_slices(&key[..15], &iv).is_err());
+    assert!(Aes128Ctr32::new_from_slices(&key, &iv[..12]).is_err());
+    assert!(DynCtr::new(&key, &iv[..8], BackendKind::Ct64, FaceLevel::Rd2p, false).is_err());
+    assert_eq!(FaceLevel::from_name("rd2p").unwrap(), FaceLevel::Rd2p);
+    assert!(FaceLevel::from_name("rd3").is_err());
+}
+
+#[test]
+fn threaded_keystream_equals_single_threaded() {
+    let key = [7u8; 16];
+    let mut iv = [0u8; 16];
+    iv[15] = 0xf0;
+    let data: Vec<u8> = (0..(1 << 20) + 37).map(|i| (i * 31) as u8).collect();
+    for kind in [aeslab::aes::default_backend(), BackendKind::Ct64] {
+        let mut one = data.clone();
+        let mut a = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, false).unwrap();
+        a.apply_keystream(&mut one[..5]);
+        a.apply_keystream(&mut one[5..]);
+        for threads in [2, 3] {
+            let mut many = data.clone();
+            let mut b = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, false).unwrap();
+            b.apply_keystream(&mut many[..5]);
+            b.apply_keystream_threaded(&mut many[5..], threads);
+            assert!(many == one, "{kind} {threads} threads");
+            assert_eq!(b.position(), data.len() as u128);
+        }
+    }
+}
