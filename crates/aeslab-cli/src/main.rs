@@ -4,7 +4,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench_ctr;
 mod cpu;
+mod ctr;
+mod peers;
+mod progress;
+mod records;
 mod report;
 
 #[derive(Parser)]
@@ -19,8 +24,22 @@ enum Command {
     /// CPU model, detected features, every AES backend with its availability, and the
     /// calibrated core cycles per TSC tick.
     Cpu(cpu::CpuArgs),
+    /// AES-CTR: read stdin, write stdout (the same command decrypts).
+    Ctr(ctr::CtrArgs),
+    /// Benchmarks against the peers, in calibrated core cycles.
+    Bench {
+        #[command(subcommand)]
+        which: BenchCommand,
+    },
     /// Reproduce the seed reports on this machine (writes REPORT.md into --out).
     Report(report::ReportArgs),
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// AES-CTR, every backend × FACE level, with OpenSSL, aws-lc-rs and RustCrypto (seed 003's
+    /// Tables 3 and 4).
+    Ctr(bench_ctr::BenchCtrArgs),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -44,6 +63,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Cpu(args) => cpu::run(&args),
+        Command::Ctr(args) => ctr::run(&args),
+        Command::Bench { which: BenchCommand::Ctr(args) } => bench_ctr::run(&args),
         Command::Report(args) => report::run(&args),
     };
     match result {

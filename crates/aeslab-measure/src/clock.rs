@@ -105,6 +105,8 @@ pub struct Calibration {
     pub cycles_per_tick: f64,
     /// Spread of the repeated measurements: interquartile range / median.
     pub spread: f64,
+    /// Clock ticks per nanosecond of wall time (for the TSC: its frequency in GHz).
+    pub ticks_per_ns: f64,
 }
 
 impl Calibration {
@@ -137,13 +139,24 @@ pub fn calibrate() -> Calibration {
         clock,
         cycles_per_tick: stats::median(&ratios).unwrap_or(f64::NAN),
         spread: stats::relative_iqr(&ratios).unwrap_or(f64::NAN),
+        ticks_per_ns: ticks_per_ns(clock),
     }
 }
 
 /// Without a calibrated counter, ticks are nanoseconds and cycles are not known.
 #[cfg(not(target_arch = "x86_64"))]
 pub fn calibrate() -> Calibration {
-    Calibration { clock: Clock::Monotonic, cycles_per_tick: f64::NAN, spread: f64::NAN }
+    Calibration { clock: Clock::Monotonic, cycles_per_tick: f64::NAN, spread: f64::NAN, ticks_per_ns: 1.0 }
+}
+
+/// Ticks per wall-clock nanosecond, over 20 ms against the OS monotonic clock.
+#[cfg(target_arch = "x86_64")]
+fn ticks_per_ns(clock: Clock) -> f64 {
+    let start = std::time::Instant::now();
+    let t0 = clock.now();
+    while start.elapsed() < std::time::Duration::from_millis(20) {}
+    let ticks = clock.now() - t0;
+    ticks as f64 / start.elapsed().as_nanos() as f64
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]

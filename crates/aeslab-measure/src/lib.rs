@@ -6,8 +6,10 @@
 //! instructions (each `add` waits for the previous one, so the chain runs at exactly one
 //! instruction per core cycle) and reports core cycles per tick at that moment.
 
+pub mod bench;
 pub mod clock;
 pub mod machine;
 pub mod stats;
 
+pub use bench::{Plan, Timing, interleaved};
 pub use clock::{Calibration, Clock, calibrate};

@@ -96,7 +96,12 @@ mod x86 {
         unsafe {
             // Within each lane, byte 4m + b → dword b; then a 4×4 dword transpose across lanes.
             let idx = _mm_loadu_si128(TRANSPOSE_4X4.as_ptr().cast());
-            let v = u.map(|x| _mm_shuffle_epi8(x, idx));
+            let v = [
+                _mm_shuffle_epi8(u[0], idx),
+                _mm_shuffle_epi8(u[1], idx),
+                _mm_shuffle_epi8(u[2], idx),
+                _mm_shuffle_epi8(u[3], idx),
+            ];
             let p0 = _mm_unpacklo_epi32(v[0], v[1]);
             let p1 = _mm_unpackhi_epi32(v[0], v[1]);
             let p2 = _mm_unpacklo_epi32(v[2], v[3]);
@@ -176,7 +181,11 @@ mod x86 {
         }
         #[inline(always)]
         fn gather(blocks: &[Block]) -> [Self; 8] {
-            core::array::from_fn(|k| Xmm(load_block_rows(&blocks[k])))
+            let mut w = [Xmm(load_block_rows(&blocks[0])); 8];
+            for (k, word) in w.iter_mut().enumerate().skip(1) {
+                *word = Xmm(load_block_rows(&blocks[k]));
+            }
+            w
         }
         #[inline(always)]
         fn scatter(words: &[Self; 8], blocks: &mut [Block]) {
@@ -188,6 +197,13 @@ mod x86 {
 
     #[derive(Clone, Copy)]
     pub(crate) struct Ymm(__m256i);
+
+    /// Word `k` of a ymm state: blocks k and k + 8, byte-interleaved.
+    #[inline(always)]
+    fn ymm_word(blocks: &[Block], k: usize) -> Ymm {
+        let [lo, hi] = interleave2(load_block_rows(&blocks[k]), load_block_rows(&blocks[k + 8]));
+        unsafe { Ymm(_mm256_set_m128i(hi, lo)) }
+    }
 
     impl Word for Ymm {
         const BLOCKS: usize = 16;
@@ -257,10 +273,11 @@ mod x86 {
         }
         #[inline(always)]
         fn gather(blocks: &[Block]) -> [Self; 8] {
-            core::array::from_fn(|k| {
-                let [lo, hi] = interleave2(load_block_rows(&blocks[k]), load_block_rows(&blocks[k + 8]));
-                unsafe { Ymm(_mm256_set_m128i(hi, lo)) }
-            })
+            let mut w = [ymm_word(blocks, 0); 8];
+            for (k, x) in w.iter_mut().enumerate().skip(1) {
+                *x = ymm_word(blocks, k);
+            }
+            w
         }
         #[inline(always)]
         fn scatter(words: &[Self; 8], blocks: &mut [Block]) {
@@ -275,6 +292,24 @@ mod x86 {
 
     #[derive(Clone, Copy)]
     pub(crate) struct Zmm(__m512i);
+
+    /// Word `k` of a zmm state: blocks k, k + 8, k + 16, k + 24, byte-interleaved.
+    #[inline(always)]
+    fn zmm_word(blocks: &[Block], k: usize) -> Zmm {
+        let rows = [
+            load_block_rows(&blocks[k]),
+            load_block_rows(&blocks[k + 8]),
+            load_block_rows(&blocks[k + 16]),
+            load_block_rows(&blocks[k + 24]),
+        ];
+        let lanes = interleave4(rows);
+        unsafe {
+            let z = _mm512_castsi128_si512(lanes[0]);
+            let z = _mm512_inserti32x4::<1>(z, lanes[1]);
+            let z = _mm512_inserti32x4::<2>(z, lanes[2]);
+            Zmm(_mm512_inserti32x4::<3>(z, lanes[3]))
+        }
+    }
 
     impl Word for Zmm {
         const BLOCKS: usize = 32;
@@ -344,15 +379,11 @@ mod x86 {
         }
         #[inline(always)]
         fn gather(blocks: &[Block]) -> [Self; 8] {
-            core::array::from_fn(|k| {
-                let lanes = interleave4(core::array::from_fn(|b| load_block_rows(&blocks[k + 8 * b])));
-                unsafe {
-                    let z = _mm512_castsi128_si512(lanes[0]);
-                    let z = _mm512_inserti32x4::<1>(z, lanes[1]);
-                    let z = _mm512_inserti32x4::<2>(z, lanes[2]);
-                    Zmm(_mm512_inserti32x4::<3>(z, lanes[3]))
-                }
-            })
+            let mut w = [zmm_word(blocks, 0); 8];
+            for (k, x) in w.iter_mut().enumerate().skip(1) {
+                *x = zmm_word(blocks, k);
+            }
+            w
         }
         #[inline(always)]
         fn scatter(words: &[Self; 8], blocks: &mut [Block]) {
@@ -398,20 +429,9 @@ mod x86 {
                 unsafe fn slice_keys(key: &[u8]) -> Result<SlicedKeys, Error> {
                     SlicedKeys::new::<$word>(key)
                 }
-
-                /// Runs `f` (inlined) with this backend's target features enabled.
-                #[inline(always)]
-                fn with_features<R>(&self, f: impl FnOnce() -> R) -> R {
-                    #[target_feature(enable = $features)]
-                    unsafe fn run<R>(f: impl FnOnce() -> R) -> R {
-                        f()
-                    }
-                    // SAFETY: a value of this type exists only if `new` found the features.
-                    unsafe { run(f) }
-                }
             }
 
-            crate::ctr::bitsliced::sliced_face_backend!($name, $word, with_features);
+            crate::ctr::bitsliced::sliced_face_backend!($name, $word, $features);
 
             impl Backend for $name {
                 const NAME: &'static str = $label;

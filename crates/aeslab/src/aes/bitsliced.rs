@@ -201,8 +201,10 @@ pub(crate) fn sub_bytes<W: Word>(q: &mut State<W>) {
 /// (since `L ∘ SubBytes` is inversion in GF(2^8)).
 #[inline(always)]
 fn inv_affine<W: Word>(q: &mut State<W>) {
-    let r: State<W> = core::array::from_fn(|i| q[(i + 2) % 8].xor(q[(i + 5) % 8]).xor(q[(i + 7) % 8]));
-    *q = r;
+    let old = *q;
+    for i in 0..8 {
+        q[i] = old[(i + 2) % 8].xor(old[(i + 5) % 8]).xor(old[(i + 7) % 8]);
+    }
     // A⁻¹(0x63) = 0x05: bits 0 and 2.
     q[0] = q[0].not();
     q[2] = q[2].not();
@@ -239,8 +241,11 @@ fn inv_shift_rows<W: Word>(q: &mut State<W>) {
 /// MixColumns: `out_r = 2·(a_r ⊕ a_{r+1}) ⊕ a_{r+1} ⊕ (a_{r+2} ⊕ a_{r+3})`.
 #[inline(always)]
 pub(crate) fn mix_columns<W: Word>(q: &mut State<W>) {
-    let r1: State<W> = core::array::from_fn(|i| q[i].rotate_rows(1));
-    let t: State<W> = core::array::from_fn(|i| q[i].xor(r1[i]));
+    let (mut r1, mut t) = (*q, *q);
+    for i in 0..8 {
+        r1[i] = q[i].rotate_rows(1);
+        t[i] = q[i].xor(r1[i]);
+    }
     let xt = xtime(&t);
     for i in 0..8 {
         q[i] = xt[i].xor(r1[i]).xor(t[i].rotate_rows(2));
@@ -251,7 +256,10 @@ pub(crate) fn mix_columns<W: Word>(q: &mut State<W>) {
 /// is (02 03 01 01)·(05 00 04 00).
 #[inline(always)]
 fn inv_mix_columns<W: Word>(q: &mut State<W>) {
-    let d: State<W> = core::array::from_fn(|i| q[i].xor(q[i].rotate_rows(2)));
+    let mut d = *q;
+    for i in 0..8 {
+        d[i] = q[i].xor(q[i].rotate_rows(2));
+    }
     let d4 = xtime(&xtime(&d));
     for i in 0..8 {
         q[i] = q[i].xor(d4[i]);
@@ -395,10 +403,12 @@ impl SlicedKeys {
     #[inline(always)]
     pub fn round<W: Word>(&self, r: usize) -> State<W> {
         let wpp = self.words_per_plane;
-        core::array::from_fn(|j| {
-            let at = (r * 8 + j) * wpp;
-            W::load(&self.words[at..at + wpp])
-        })
+        let at = r * 8 * wpp;
+        let mut q = [W::load(&self.words[at..at + wpp]); 8];
+        for (j, plane) in q.iter_mut().enumerate().skip(1) {
+            *plane = W::load(&self.words[at + j * wpp..at + (j + 1) * wpp]);
+        }
+        q
     }
 }
 

@@ -114,15 +114,7 @@ pub struct Ct64 {
     keys: SlicedKeys,
 }
 
-impl Ct64 {
-    /// Portable code needs no target features: runs `f` as is.
-    #[inline(always)]
-    fn portable<R>(&self, f: impl FnOnce() -> R) -> R {
-        f()
-    }
-}
-
-crate::ctr::bitsliced::sliced_face_backend!(Ct64, u64, portable);
+crate::ctr::bitsliced::sliced_face_backend!(Ct64, u64);
 
 impl Backend for Ct64 {
     const NAME: &'static str = "ct64";

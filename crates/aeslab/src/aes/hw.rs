@@ -151,8 +151,8 @@ macro_rules! aes_insn_backend {
             }
 
             #[target_feature(enable = $features)]
-            unsafe fn face_impl(&self, after: usize, c: &$crate::Block, t: &[$crate::Block], x0: usize, data: &mut [$crate::Block]) {
-                unsafe { $crate::ctr::hw::face_xor_any::<$vec>(&self.enc, after, c, t, x0, data) }
+            unsafe fn face_impl(&self, after: usize, t: &[$crate::Block], ctr: u128, data: &mut [$crate::Block], wrap32: bool) {
+                unsafe { $crate::ctr::hw::face_run_any::<$vec>(&self.enc, after, t, ctr, data, wrap32) }
             }
 
             #[target_feature(enable = $features)]
@@ -162,8 +162,9 @@ macro_rules! aes_insn_backend {
         }
 
         impl $crate::ctr::FaceBackend for $name {
-            type Seg = $crate::Block;
             type Table = Vec<$crate::Block>;
+            /// Segment constants are recomputed in registers; nothing is kept between calls.
+            type SegCache = ();
 
             fn head(&self, blocks: &mut [$crate::Block], rounds: usize) {
                 // SAFETY: every backend of this kind requires AES-NI.
@@ -174,13 +175,17 @@ macro_rules! aes_insn_backend {
                 t.to_vec()
             }
 
-            fn prepare_segment(&self, level: $crate::ctr::FaceLevel, seg: &$crate::ctr::Segment) -> $crate::Block {
-                seg.c[level.table_round().expect("FACE level")]
-            }
-
-            fn face_xor(&self, level: $crate::ctr::FaceLevel, t: &Vec<$crate::Block>, c: &$crate::Block, x0: usize, data: &mut [$crate::Block]) {
+            fn face_run(
+                &self,
+                level: $crate::ctr::FaceLevel,
+                t: &Vec<$crate::Block>,
+                _seg: &mut (),
+                ctr: u128,
+                data: &mut [$crate::Block],
+                wrap32: bool,
+            ) {
                 // SAFETY: a value of this type exists only if `new` found the features.
-                unsafe { self.face_impl(level.table_round().expect("FACE level"), c, t, x0, data) }
+                unsafe { self.face_impl(level.table_round().expect("FACE level"), t, ctr, data, wrap32) }
             }
 
             fn plain_xor(&self, ctr: u128, data: &mut [$crate::Block]) {

@@ -6,11 +6,13 @@
 //! packed table entries of the group, packed once per table. No counter increment, no input
 //! transform, `after` fewer rounds; only the keystream is unpacked.
 
+use core::marker::PhantomData;
+
 use zeroize::Zeroize;
 
 use crate::Block;
 use crate::aes::bitsliced::{self, MAX_WORD_BYTES, SlicedKeys, State, Word};
-use crate::ctr::xor_blocks;
+use crate::ctr::{FaceBackend, FaceLevel, PerSegment, Segment, SegmentCache, run_by_segment, xor_blocks};
 
 /// Planes stored as `u64`s (one state per group, or one state for a segment constant).
 #[derive(Clone, Default)]
@@ -39,7 +41,11 @@ impl SlicedStates {
     fn get<W: Word>(&self, index: usize) -> State<W> {
         let wpp = W::BLOCKS / 4;
         let at = index * 8 * wpp;
-        core::array::from_fn(|j| W::load(&self.words[at + j * wpp..at + (j + 1) * wpp]))
+        let mut q = [W::load(&self.words[at..at + wpp]); 8];
+        for (j, plane) in q.iter_mut().enumerate().skip(1) {
+            *plane = W::load(&self.words[at + j * wpp..at + (j + 1) * wpp]);
+        }
+        q
     }
 }
 
@@ -90,37 +96,100 @@ pub(crate) fn face_xor<W: Word>(
     ks.zeroize();
 }
 
-/// Defines `FaceBackend` for a bitsliced backend type whose keys are `self.keys`; `$wrap`
-/// wraps a call in the backend's target features.
+/// One FACE run's fixed inputs, for [`run_by_segment`].
+struct SlicedRun<'a, W> {
+    keys: &'a SlicedKeys,
+    after: usize,
+    table: &'a SlicedStates,
+    word: PhantomData<W>,
+}
+
+impl<W: Word> PerSegment for SlicedRun<'_, W> {
+    type Seg = SlicedStates;
+
+    #[inline(always)]
+    fn prepare(&self, seg: &Segment) -> SlicedStates {
+        prepare_segment::<W>(&seg.c[self.after])
+    }
+
+    #[inline(always)]
+    fn xor(&self, seg: &SlicedStates, x0: usize, data: &mut [Block]) {
+        face_xor::<W>(self.keys, self.after, self.table, seg, x0, data);
+    }
+}
+
+/// [`FaceBackend::face_run`] for a bitsliced backend.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn face_run<B: FaceBackend, W: Word>(
+    backend: &B,
+    keys: &SlicedKeys,
+    level: FaceLevel,
+    table: &SlicedStates,
+    seg: &mut SegmentCache<SlicedStates>,
+    ctr: u128,
+    data: &mut [Block],
+    wrap32: bool,
+) {
+    let after = level.table_round().expect("FACE level");
+    let run = SlicedRun::<W> { keys, after, table, word: PhantomData };
+    run_by_segment(backend, level, &run, seg, ctr, data, wrap32);
+}
+
+/// Defines `FaceBackend` for a bitsliced backend type whose keys are `self.keys`. The entry
+/// points carry the backend's target features (none for ct64) so that the generic bodies are
+/// compiled with them.
 macro_rules! sliced_face_backend {
-    ($name:ty, $word:ty, $entry:ident) => {
+    ($name:ty, $word:ty $(, $features:literal)?) => {
+        impl $name {
+            $(#[target_feature(enable = $features)])?
+            unsafe fn face_head_impl(&self, blocks: &mut [$crate::Block], rounds: usize) {
+                $crate::aes::bitsliced::head_blocks::<$word>(&self.keys, blocks, rounds)
+            }
+
+            $(#[target_feature(enable = $features)])?
+            unsafe fn face_table_impl(&self, t: &[$crate::Block]) -> $crate::ctr::bitsliced::SlicedStates {
+                $crate::ctr::bitsliced::prepare_table::<$word>(t)
+            }
+
+            $(#[target_feature(enable = $features)])?
+            unsafe fn face_run_impl(
+                &self,
+                level: $crate::ctr::FaceLevel,
+                table: &$crate::ctr::bitsliced::SlicedStates,
+                seg: &mut $crate::ctr::SegmentCache<$crate::ctr::bitsliced::SlicedStates>,
+                ctr: u128,
+                data: &mut [$crate::Block],
+                wrap32: bool,
+            ) {
+                $crate::ctr::bitsliced::face_run::<Self, $word>(self, &self.keys, level, table, seg, ctr, data, wrap32)
+            }
+        }
+
+        // SAFETY (each call below): a value of this type exists only if `new` found the
+        // target features of the entry point (ct64 has none).
         impl $crate::ctr::FaceBackend for $name {
-            type Seg = $crate::ctr::bitsliced::SlicedStates;
             type Table = $crate::ctr::bitsliced::SlicedStates;
+            type SegCache = $crate::ctr::SegmentCache<$crate::ctr::bitsliced::SlicedStates>;
 
             fn head(&self, blocks: &mut [$crate::Block], rounds: usize) {
-                self.$entry(|| $crate::aes::bitsliced::head_blocks::<$word>(&self.keys, blocks, rounds))
+                unsafe { self.face_head_impl(blocks, rounds) }
             }
 
             fn prepare_table(&self, _level: $crate::ctr::FaceLevel, t: &[$crate::Block]) -> Self::Table {
-                self.$entry(|| $crate::ctr::bitsliced::prepare_table::<$word>(t))
+                unsafe { self.face_table_impl(t) }
             }
 
-            fn prepare_segment(&self, level: $crate::ctr::FaceLevel, seg: &$crate::ctr::Segment) -> Self::Seg {
-                let c = &seg.c[level.table_round().expect("FACE level")];
-                self.$entry(|| $crate::ctr::bitsliced::prepare_segment::<$word>(c))
-            }
-
-            fn face_xor(
+            fn face_run(
                 &self,
                 level: $crate::ctr::FaceLevel,
                 table: &Self::Table,
-                seg: &Self::Seg,
-                x0: usize,
+                seg: &mut Self::SegCache,
+                ctr: u128,
                 data: &mut [$crate::Block],
+                wrap32: bool,
             ) {
-                let after = level.table_round().expect("FACE level");
-                self.$entry(|| $crate::ctr::bitsliced::face_xor::<$word>(&self.keys, after, table, seg, x0, data))
+                unsafe { self.face_run_impl(level, table, seg, ctr, data, wrap32) }
             }
         }
     };

@@ -4,8 +4,9 @@
 //! FACE: the state entering round `after + 1` for counter `base | x` is `C ⊕ T[x]`; with
 //! consecutive counters, a register of `LANES` blocks is one unaligned load of `T[x..x+LANES]`
 //! and one XOR with the broadcast `C` — no counter arithmetic, no byte swap, `after` fewer
-//! rounds. The plaintext is folded into the last round key: AESENCLAST(s, k ⊕ p) =
-//! AESENCLAST(s, k) ⊕ p.
+//! rounds. `C` changes every 256 blocks and is recomputed in registers (two AESENCs for rd2p)
+//! without leaving the loop. The plaintext is folded into the last round key:
+//! AESENCLAST(s, k ⊕ p) = AESENCLAST(s, k) ⊕ p.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -14,6 +15,7 @@ use core::arch::x86_64::*;
 use crate::Block;
 use crate::aes::hw::{AesVec, IN_FLIGHT, key_registers};
 use crate::aes::key_schedule::{MAX_ROUNDS, RoundKeys};
+use crate::ctr::advance;
 
 type Keys<V> = [V; MAX_ROUNDS + 1];
 
@@ -34,19 +36,11 @@ unsafe fn finish<V: AesVec, const NR: usize, const AFTER: usize>(k: &Keys<V>, s:
     }
 }
 
-/// `data[i] ^= E(C ⊕ T[x0 + i])` starting after round `AFTER`.
+/// `data[i] ^= E(C ⊕ T[i])` starting after round `AFTER` (`t` is the slice of the table
+/// for these counters).
 #[inline(always)]
-unsafe fn face_xor<V: AesVec, const NR: usize, const AFTER: usize>(
-    keys: &RoundKeys,
-    c: &Block,
-    t: &[Block],
-    x0: usize,
-    data: &mut [Block],
-) {
+unsafe fn segment_xor<V: AesVec, const NR: usize, const AFTER: usize>(k: &Keys<V>, c: V, t: &[Block], data: &mut [Block]) {
     unsafe {
-        let k = key_registers::<V>(keys);
-        let c = V::broadcast(c);
-        let t = &t[x0..x0 + data.len()];
         let (lanes, n) = (V::LANES, data.len());
         let mut i = 0;
         while i + IN_FLIGHT * lanes <= n {
@@ -54,48 +48,75 @@ unsafe fn face_xor<V: AesVec, const NR: usize, const AFTER: usize>(
             for (j, x) in s.iter_mut().enumerate() {
                 *x = V::load(t.as_ptr().add(i + j * lanes)).xor(c);
             }
-            finish::<V, NR, AFTER>(&k, &mut s, data.as_mut_ptr().add(i));
+            finish::<V, NR, AFTER>(k, &mut s, data.as_mut_ptr().add(i));
             i += IN_FLIGHT * lanes;
         }
         while i + lanes <= n {
             let mut s = [V::load(t.as_ptr().add(i)).xor(c)];
-            finish::<V, NR, AFTER>(&k, &mut s, data.as_mut_ptr().add(i));
+            finish::<V, NR, AFTER>(k, &mut s, data.as_mut_ptr().add(i));
             i += lanes;
         }
         if i < n {
-            // Fewer blocks than a register: pad both table entries and data.
+            // Fewer blocks than a register (only at the ends of a run): pad table and data.
             let m = n - i;
             let (mut tb, mut db) = ([[0u8; 16]; 4], [[0u8; 16]; 4]);
             tb[..m].copy_from_slice(&t[i..]);
             db[..m].copy_from_slice(&data[i..]);
             let mut s = [V::load(tb.as_ptr()).xor(c)];
-            finish::<V, NR, AFTER>(&k, &mut s, db.as_mut_ptr());
+            finish::<V, NR, AFTER>(k, &mut s, db.as_mut_ptr());
             data[i..].copy_from_slice(&db[..m]);
+        }
+    }
+}
+
+/// A whole FACE run: segment by segment, with the round keys in registers throughout and each
+/// segment constant `C = S_AFTER(base | 0)` computed in registers (whitening + `AFTER` AESENCs).
+#[inline(always)]
+unsafe fn face_run<V: AesVec, const NR: usize, const AFTER: usize>(
+    keys: &RoundKeys,
+    t: &[Block],
+    mut ctr: u128,
+    data: &mut [Block],
+    wrap32: bool,
+) {
+    unsafe {
+        let k = key_registers::<V>(keys);
+        let mut done = 0;
+        while done < data.len() {
+            let x = (ctr & 0xff) as usize;
+            let n = (data.len() - done).min(256 - x);
+            let mut c = V::broadcast(&(ctr & !0xff).to_be_bytes()).xor(k[0]);
+            for key in &k[1..=AFTER] {
+                c = c.enc(*key);
+            }
+            segment_xor::<V, NR, AFTER>(&k, c, &t[x..x + n], &mut data[done..done + n]);
+            done += n;
+            ctr = advance(ctr, n as u128, wrap32);
         }
     }
 }
 
 /// Picks the unrolled body for the key's rounds and the cached round.
 #[inline(always)]
-pub(crate) unsafe fn face_xor_any<V: AesVec>(
+pub(crate) unsafe fn face_run_any<V: AesVec>(
     keys: &RoundKeys,
     after: usize,
-    c: &Block,
     t: &[Block],
-    x0: usize,
+    ctr: u128,
     data: &mut [Block],
+    wrap32: bool,
 ) {
     unsafe {
         match (keys.rounds, after) {
-            (10, 0) => face_xor::<V, 10, 0>(keys, c, t, x0, data),
-            (10, 1) => face_xor::<V, 10, 1>(keys, c, t, x0, data),
-            (10, _) => face_xor::<V, 10, 2>(keys, c, t, x0, data),
-            (12, 0) => face_xor::<V, 12, 0>(keys, c, t, x0, data),
-            (12, 1) => face_xor::<V, 12, 1>(keys, c, t, x0, data),
-            (12, _) => face_xor::<V, 12, 2>(keys, c, t, x0, data),
-            (_, 0) => face_xor::<V, 14, 0>(keys, c, t, x0, data),
-            (_, 1) => face_xor::<V, 14, 1>(keys, c, t, x0, data),
-            (_, _) => face_xor::<V, 14, 2>(keys, c, t, x0, data),
+            (10, 0) => face_run::<V, 10, 0>(keys, t, ctr, data, wrap32),
+            (10, 1) => face_run::<V, 10, 1>(keys, t, ctr, data, wrap32),
+            (10, _) => face_run::<V, 10, 2>(keys, t, ctr, data, wrap32),
+            (12, 0) => face_run::<V, 12, 0>(keys, t, ctr, data, wrap32),
+            (12, 1) => face_run::<V, 12, 1>(keys, t, ctr, data, wrap32),
+            (12, _) => face_run::<V, 12, 2>(keys, t, ctr, data, wrap32),
+            (_, 0) => face_run::<V, 14, 0>(keys, t, ctr, data, wrap32),
+            (_, 1) => face_run::<V, 14, 1>(keys, t, ctr, data, wrap32),
+            (_, _) => face_run::<V, 14, 2>(keys, t, ctr, data, wrap32),
         }
     }
 }

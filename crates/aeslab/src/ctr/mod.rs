@@ -55,6 +55,7 @@ pub use stream::{
 };
 
 pub(crate) use cache::Segment;
+pub(crate) use stream::advance;
 
 /// How much of rounds 0–2 comes from the cache (cumulative; see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -134,10 +135,10 @@ impl std::str::FromStr for FaceLevel {
 
 /// What a backend supplies to FACE: its first rounds (to build the cache) and its hot loop.
 pub(crate) trait FaceBackend: Backend {
-    /// Backend form of the segment constants.
-    type Seg: Zeroize + Send + Sync + Clone;
     /// Backend form of the counter-indexed table.
     type Table: Zeroize + Send + Sync + Clone;
+    /// Whatever the backend keeps between calls about the current segment.
+    type SegCache: Zeroize + Send + Sync + Clone + Default;
 
     /// Whitening and then `rounds` (0, 1 or 2) full rounds, in place.
     fn head(&self, blocks: &mut [Block], rounds: usize);
@@ -145,16 +146,75 @@ pub(crate) trait FaceBackend: Backend {
     /// Converts the canonical table `T_r` (256 blocks, `r = level.table_round()`).
     fn prepare_table(&self, level: FaceLevel, t: &[Block]) -> Self::Table;
 
-    /// Converts the canonical segment constants.
-    fn prepare_segment(&self, level: FaceLevel, seg: &Segment) -> Self::Seg;
-
-    /// `data[i] ^= E(base | (x0 + i))`, with `x0 + data.len() ≤ 256`, from the cache.
-    fn face_xor(&self, level: FaceLevel, table: &Self::Table, seg: &Self::Seg, x0: usize, data: &mut [Block]);
+    /// `data[i] ^= E(counter_i)` from `counter_0 = ctr` on, through any number of segments,
+    /// while counter bytes 0, 5 and 10 (and so the table) stay the same.
+    fn face_run(
+        &self,
+        level: FaceLevel,
+        table: &Self::Table,
+        seg: &mut Self::SegCache,
+        ctr: u128,
+        data: &mut [Block],
+        wrap32: bool,
+    );
 
     /// `data[i] ^= E(ctr + i)` without FACE; the low 32 bits of `ctr` do not wrap within
     /// `data.len()` blocks. The default builds counter blocks and encrypts them.
     fn plain_xor(&self, ctr: u128, data: &mut [Block]) {
         plain_xor_with_blocks(self, ctr, data);
+    }
+}
+
+/// For backends that keep segment constants in their own form between calls (bitsliced,
+/// T-table): how to build that form and how to run one segment with it.
+pub(crate) trait PerSegment {
+    type Seg: Zeroize + Clone + Default;
+    fn prepare(&self, seg: &Segment) -> Self::Seg;
+    /// `data[i] ^= E(base | (x0 + i))`, `x0 + data.len() ≤ 256`.
+    fn xor(&self, seg: &Self::Seg, x0: usize, data: &mut [Block]);
+}
+
+/// The segment constants of one segment, in a backend's form, and which segment they are for.
+#[derive(Clone, Default)]
+pub(crate) struct SegmentCache<S> {
+    base: Option<u128>,
+    seg: S,
+}
+
+impl<S: Zeroize> Zeroize for SegmentCache<S> {
+    fn zeroize(&mut self) {
+        self.seg.zeroize();
+        self.base = None;
+    }
+}
+
+/// [`FaceBackend::face_run`] one segment at a time, rebuilding the constants when the segment
+/// changes (once per 256 blocks).
+#[inline(always)]
+pub(crate) fn run_by_segment<B: FaceBackend, P: PerSegment>(
+    backend: &B,
+    level: FaceLevel,
+    per: &P,
+    cache: &mut SegmentCache<P::Seg>,
+    mut ctr: u128,
+    data: &mut [Block],
+    wrap32: bool,
+) {
+    let mut done = 0;
+    while done < data.len() {
+        let x = (ctr & 0xff) as usize;
+        let n = (data.len() - done).min(256 - x);
+        let base = ctr & !0xff;
+        if cache.base != Some(base) {
+            let mut seg = cache::segment(backend, base, level.segment_rounds());
+            cache.seg.zeroize();
+            cache.seg = per.prepare(&seg);
+            cache.base = Some(base);
+            seg.zeroize();
+        }
+        per.xor(&cache.seg, x, &mut data[done..done + n]);
+        done += n;
+        ctr = stream::advance(ctr, n as u128, wrap32);
     }
 }
 
@@ -188,14 +248,14 @@ fn table_key(ctr: u128) -> [u8; 3] {
     [b[0], b[5], b[10]]
 }
 
-/// The FACE keystream generator for one backend: counter arithmetic, segment and table
-/// bookkeeping, written once. Positions are in whole blocks; `stream.rs` handles bytes.
+/// The FACE keystream generator for one backend: counter arithmetic and table bookkeeping,
+/// written once. Positions are in whole blocks; `stream.rs` handles bytes.
 #[derive(Clone)]
 pub(crate) struct FaceCtr<B: FaceBackend> {
     backend: B,
     level: FaceLevel,
     table: Option<([u8; 3], B::Table)>,
-    seg: Option<(u128, B::Seg)>,
+    seg: B::SegCache,
 }
 
 impl<B: FaceBackend> Drop for FaceCtr<B> {
@@ -203,30 +263,28 @@ impl<B: FaceBackend> Drop for FaceCtr<B> {
         if let Some((_, t)) = self.table.as_mut() {
             t.zeroize();
         }
-        if let Some((_, s)) = self.seg.as_mut() {
-            s.zeroize();
-        }
+        self.seg.zeroize();
     }
 }
 
 impl<B: FaceBackend> FaceCtr<B> {
     pub fn new(backend: B, level: FaceLevel) -> Self {
-        FaceCtr { backend, level, table: None, seg: None }
+        FaceCtr { backend, level, table: None, seg: B::SegCache::default() }
     }
 
     pub fn level(&self) -> FaceLevel {
         self.level
     }
 
-    /// Builds the table and segment constants for `ctr` now (FACE's set-up cost, which the
-    /// paper's Table 4 reports), instead of on first use.
+    /// Builds the table for `ctr` now (FACE's set-up cost, which the paper's Table 4 reports),
+    /// instead of on first use.
     pub fn precompute(&mut self, ctr: u128) {
         if self.level != FaceLevel::None {
-            self.ensure_cache(ctr);
+            self.ensure_table(ctr);
         }
     }
 
-    fn ensure_cache(&mut self, ctr: u128) {
+    fn ensure_table(&mut self, ctr: u128) {
         let key = table_key(ctr);
         if self.table.as_ref().is_none_or(|(k, _)| *k != key) {
             let r = self.level.table_round().expect("FACE level has a table");
@@ -238,20 +296,9 @@ impl<B: FaceBackend> FaceCtr<B> {
             }
             self.table = Some((key, prepared));
         }
-        let base = ctr & !0xff;
-        if self.seg.as_ref().is_none_or(|(b, _)| *b != base) {
-            let mut seg = cache::segment(&self.backend, base, self.level.segment_rounds());
-            let prepared = self.backend.prepare_segment(self.level, &seg);
-            seg.zeroize();
-            if let Some((_, old)) = self.seg.as_mut() {
-                old.zeroize();
-            }
-            self.seg = Some((base, prepared));
-        }
     }
 
-    /// `data[i] ^= E(counter_i)` where `counter_0 = ctr` and each next counter comes from
-    /// `next(counter, blocks)`; only the low 32 bits may wrap inside one call of `next`.
+    /// `data[i] ^= E(counter_i)`, `counter_0 = ctr`, counting as [`stream::advance`] does.
     pub fn xor_blocks(&mut self, mut ctr: u128, data: &mut [Block], wrap32: bool) {
         let mut done = 0;
         while done < data.len() {
@@ -263,13 +310,17 @@ impl<B: FaceBackend> FaceCtr<B> {
                 self.backend.plain_xor(ctr, &mut data[done..done + n]);
                 n
             } else {
-                // Up to the end of the segment (byte 15 wrapping).
-                let x = (ctr & 0xff) as usize;
-                let n = rest.min(256 - x);
-                self.ensure_cache(ctr);
-                let (_, table) = self.table.as_ref().expect("cache built");
-                let (_, seg) = self.seg.as_ref().expect("cache built");
-                self.backend.face_xor(self.level, table, seg, x, &mut data[done..done + n]);
+                // Up to the next change of bytes 0, 5 or 10: a carry out of bytes 11–15, which
+                // only the 128-bit counter makes.
+                let n = if wrap32 {
+                    rest
+                } else {
+                    let to_change = (1u128 << 40) - (ctr & ((1u128 << 40) - 1));
+                    rest.min(usize::try_from(to_change).unwrap_or(usize::MAX))
+                };
+                self.ensure_table(ctr);
+                let (_, table) = self.table.as_ref().expect("table built");
+                self.backend.face_run(self.level, table, &mut self.seg, ctr, &mut data[done..done + n], wrap32);
                 n
             };
             done += n;

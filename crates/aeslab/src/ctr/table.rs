@@ -9,7 +9,7 @@
 use zeroize::Zeroize;
 
 use crate::aes::table::{TE, TableVartime};
-use crate::ctr::{FaceBackend, FaceLevel, Segment, xor_blocks};
+use crate::ctr::{FaceBackend, FaceLevel, PerSegment, Segment, SegmentCache, run_by_segment, xor_blocks};
 use crate::Block;
 
 type Cols = [u32; 4];
@@ -46,30 +46,20 @@ impl Zeroize for TableSeg {
     }
 }
 
-impl FaceBackend for TableVartime {
+/// One FACE run's fixed inputs, for [`run_by_segment`].
+struct TableRun<'a> {
+    cipher: &'a TableVartime,
+    level: FaceLevel,
+    table: &'a [Cols],
+}
+
+impl PerSegment for TableRun<'_> {
     type Seg = TableSeg;
-    type Table = Vec<Cols>;
 
-    fn head(&self, blocks: &mut [Block], rounds: usize) {
-        for b in blocks {
-            let mut s = self.whiten(b);
-            for r in 1..=rounds {
-                s = TableVartime::round(&s, &self.round_keys().keys[r]);
-            }
-            for (c, w) in s.iter().enumerate() {
-                b[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
-            }
-        }
-    }
-
-    fn prepare_table(&self, _level: FaceLevel, t: &[Block]) -> Vec<Cols> {
-        t.iter().map(cols).collect()
-    }
-
-    fn prepare_segment(&self, level: FaceLevel, seg: &Segment) -> TableSeg {
+    fn prepare(&self, seg: &Segment) -> TableSeg {
         let c = [cols(&seg.c[0]), cols(&seg.c[1]), cols(&seg.c[2])];
         let mut rd2_partial = [0u32; 4];
-        if level == FaceLevel::Rd2 {
+        if self.level == FaceLevel::Rd2 {
             // C_2 = (round 2 without column-0 terms) ⊕ (column-0 terms of C_1's column 0).
             let t = column0_terms(c[1][0]);
             rd2_partial = core::array::from_fn(|j| c[2][j] ^ t[j]);
@@ -77,20 +67,21 @@ impl FaceBackend for TableVartime {
         TableSeg { c, rd2_partial }
     }
 
-    fn face_xor(&self, level: FaceLevel, table: &Vec<Cols>, seg: &TableSeg, x0: usize, data: &mut [Block]) {
-        let keys = self.round_keys();
+    fn xor(&self, seg: &TableSeg, x0: usize, data: &mut [Block]) {
+        let keys = self.cipher.round_keys();
         let nr = keys.rounds;
+        let table = self.table;
+        let k1 = cols(&keys.keys[1]);
         for (i, d) in data.iter_mut().enumerate() {
             let x = x0 + i;
             // The state after round `done`.
-            let (mut s, done): (Cols, usize) = match level {
+            let (mut s, done): (Cols, usize) = match self.level {
                 FaceLevel::None => unreachable!("plain CTR does not use the cache"),
                 // rd0: whitened columns 0–2 cached; column 3 gets byte 15 = x.
                 FaceLevel::Rd0 => ([seg.c[0][0], seg.c[0][1], seg.c[0][2], seg.c[0][3] ^ ((x as u32) << 24)], 0),
                 // rd1: round 1's columns 1–3 cached; column 0 from s0 bytes 0, 5, 10, 15.
                 FaceLevel::Rd1 => {
                     let s0 = [seg.c[0][0], seg.c[0][1], seg.c[0][2], seg.c[0][3] ^ ((x as u32) << 24)];
-                    let k1 = cols(&keys.keys[1]);
                     let col0 = TE[0][byte(s0[0], 0)]
                         ^ TE[1][byte(s0[1], 1)]
                         ^ TE[2][byte(s0[2], 2)]
@@ -114,5 +105,39 @@ impl FaceBackend for TableVartime {
             let ks = TableVartime::last_round(&s, &keys.keys[nr]);
             xor_blocks(core::slice::from_mut(d), &[ks]);
         }
+    }
+}
+
+impl FaceBackend for TableVartime {
+    type Table = Vec<Cols>;
+    type SegCache = SegmentCache<TableSeg>;
+
+    fn head(&self, blocks: &mut [Block], rounds: usize) {
+        for b in blocks {
+            let mut s = self.whiten(b);
+            for r in 1..=rounds {
+                s = TableVartime::round(&s, &self.round_keys().keys[r]);
+            }
+            for (c, w) in s.iter().enumerate() {
+                b[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
+            }
+        }
+    }
+
+    fn prepare_table(&self, _level: FaceLevel, t: &[Block]) -> Vec<Cols> {
+        t.iter().map(cols).collect()
+    }
+
+    fn face_run(
+        &self,
+        level: FaceLevel,
+        table: &Vec<Cols>,
+        seg: &mut SegmentCache<TableSeg>,
+        ctr: u128,
+        data: &mut [Block],
+        wrap32: bool,
+    ) {
+        let run = TableRun { cipher: self, level, table };
+        run_by_segment(self, level, &run, seg, ctr, data, wrap32);
     }
 }

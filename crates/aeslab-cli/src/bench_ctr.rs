@@ -1,0 +1,426 @@
+//! `aeslab bench ctr`: every aeslab backend × FACE level and the peers, in calibrated cycles,
+//! laid out as the FACE paper's Table 3 (cycles/byte) and Table 4 (key set-up).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use aeslab::aes::{AnyAes, BackendKind};
+use aeslab::ctr::{DynCtr, FaceLevel};
+use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
+use clap::Args;
+
+use crate::CliResult;
+use crate::peers::{CTR_PEERS, CtrPeer, OpenSsl};
+use crate::progress::Progress;
+use crate::records::{KeySetup, Record, Throughput};
+
+#[derive(Args, Clone)]
+pub struct BenchCtrArgs {
+    /// Message sizes in bytes.
+    #[arg(long, value_delimiter = ',', default_value = "1024,4096,20480,40960")]
+    pub sizes: Vec<usize>,
+    /// Key sizes in bits.
+    #[arg(long, value_delimiter = ',', default_value = "128,192,256")]
+    pub keys: Vec<u32>,
+    /// Threads for aeslab's keystream (peers run on one).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Print JSON records instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Fewer samples (for `aeslab report --quick`).
+    #[arg(long)]
+    pub quick: bool,
+    /// Internal: measure only OpenSSL, as a child with AES-NI masked.
+    #[arg(long, hide = true)]
+    pub openssl_only: bool,
+}
+
+impl BenchCtrArgs {
+    fn validate(&self) -> Result<(), String> {
+        if self.sizes.is_empty() || self.sizes.contains(&0) {
+            return Err("--sizes must list positive byte counts".into());
+        }
+        if let Some(k) = self.keys.iter().find(|k| ![128, 192, 256].contains(*k)) {
+            return Err(format!("--keys: {k} is not an AES key size (128, 192 or 256)"));
+        }
+        if self.keys.is_empty() {
+            return Err("--keys must list at least one key size".into());
+        }
+        if self.threads == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    fn plan(&self) -> Plan {
+        if self.quick { Plan::QUICK } else { Plan::FULL }
+    }
+}
+
+/// Deterministic key and IV (the IV's byte 15 is not aligned, as a real one would not be).
+fn key_and_iv(bits: u32) -> (Vec<u8>, [u8; 16]) {
+    let key: Vec<u8> = (0..bits / 8).map(|i| (i as u8).wrapping_mul(0x9d).wrapping_add(0x2b)).collect();
+    let iv: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(0x3b) ^ 0xa7);
+    (key, iv)
+}
+
+/// aeslab as a CTR peer (threaded when asked).
+struct Aeslab {
+    ctr: DynCtr,
+    threads: usize,
+}
+
+impl CtrPeer for Aeslab {
+    fn apply(&mut self, buf: &mut [u8]) {
+        self.ctr.apply_keystream_threaded(buf, self.threads);
+    }
+}
+
+struct Variant {
+    implementation: &'static str,
+    backend: String,
+    face: FaceLevel,
+    threads: usize,
+    make: Box<dyn Fn() -> Box<dyn CtrPeer>>,
+}
+
+fn variants(args: &BenchCtrArgs, key: &[u8], iv: [u8; 16]) -> Vec<Variant> {
+    let mut v = Vec::new();
+    if !args.openssl_only {
+        for kind in BackendKind::available_kinds() {
+            for face in FaceLevel::ALL {
+                let (key, threads) = (key.to_vec(), args.threads);
+                v.push(Variant {
+                    implementation: "aeslab",
+                    backend: kind.name().to_string(),
+                    face,
+                    threads,
+                    make: Box::new(move || {
+                        let mut ctr = DynCtr::new(&key, &iv, kind, face, false).expect("available backend");
+                        ctr.precompute();
+                        Box::new(Aeslab { ctr, threads })
+                    }),
+                });
+            }
+        }
+    }
+    for peer in CTR_PEERS.iter().filter(|p| !args.openssl_only || p.implementation == "openssl") {
+        let key = key.to_vec();
+        let make = peer.make;
+        v.push(Variant {
+            implementation: peer.implementation,
+            backend: peer.backend.to_string(),
+            face: FaceLevel::None,
+            threads: 1,
+            make: Box::new(move || make(&key, &iv)),
+        });
+    }
+    v
+}
+
+/// Everything `bench ctr` measured.
+pub struct CtrBench {
+    pub records: Vec<Record>,
+    pub cal: Calibration,
+    pub sizes: Vec<usize>,
+    pub keys: Vec<u32>,
+    pub notes: Vec<String>,
+}
+
+pub fn measure(args: &BenchCtrArgs, progress: &Progress) -> Result<CtrBench, String> {
+    args.validate()?;
+    let cal = calibrate();
+    let plan = args.plan();
+    let mut records = Vec::new();
+    let mut notes = Vec::new();
+    for &bits in &args.keys {
+        let (key, iv) = key_and_iv(bits);
+        let vars = variants(args, &key, iv);
+        for &size in &args.sizes {
+            progress.step(&format!("bench ctr: AES-{bits}, {size} bytes"));
+            // Every implementation must produce OpenSSL's ciphertext before it is timed.
+            let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
+            let mut expect = message.clone();
+            OpenSsl::new(&key, &iv).apply(&mut expect);
+            let mut peers: Vec<Box<dyn CtrPeer>> = Vec::new();
+            for var in &vars {
+                let mut out = message.clone();
+                let mut check = (var.make)();
+                check.apply(&mut out);
+                if out != expect {
+                    return Err(format!("{} {} {} produced wrong AES-{bits}-CTR output", var.implementation, var.backend, var.face));
+                }
+                peers.push((var.make)());
+            }
+            let mut bufs: Vec<Vec<u8>> = vars.iter().map(|_| message.clone()).collect();
+            let mut closures: Vec<Box<dyn FnMut() + '_>> = peers
+                .iter_mut()
+                .zip(bufs.iter_mut())
+                .map(|(p, b)| Box::new(move || p.apply(b)) as Box<dyn FnMut()>)
+                .collect();
+            let mut refs: Vec<&mut dyn FnMut()> = closures.iter_mut().map(|c| c.as_mut() as &mut dyn FnMut()).collect();
+            let timings = interleaved(cal.clock, plan, &mut refs);
+            for (var, t) in vars.iter().zip(timings) {
+                records.push(Record::Throughput(Throughput {
+                    implementation: var.implementation.to_string(),
+                    backend: var.backend.clone(),
+                    face: var.face.name().to_string(),
+                    key_bits: bits,
+                    bytes: size,
+                    threads: var.threads,
+                    cycles_per_byte: t.cycles(&cal) / size as f64,
+                    gbytes_per_s: size as f64 / t.nanos(&cal),
+                }));
+            }
+        }
+        progress.step(&format!("bench ctr: AES-{bits} key set-up"));
+        records.extend(key_setup(args, &cal, plan, &key, iv, bits));
+    }
+    if !args.openssl_only {
+        match openssl_bitsliced(args) {
+            Ok(mut child) => records.append(&mut child),
+            Err(e) => notes.push(format!("OpenSSL with AES-NI masked was not measured: {e}")),
+        }
+    }
+    Ok(CtrBench { records, cal, sizes: args.sizes.clone(), keys: args.keys.clone(), notes })
+}
+
+/// Table 4: key schedule alone (`face` none) and key schedule + FACE precompute per level.
+fn key_setup(args: &BenchCtrArgs, cal: &Calibration, plan: Plan, key: &[u8], iv: [u8; 16], bits: u32) -> Vec<Record> {
+    let mut names: Vec<(&'static str, String, FaceLevel)> = Vec::new();
+    let mut jobs: Vec<Box<dyn FnMut()>> = Vec::new();
+    if !args.openssl_only {
+        for kind in BackendKind::available_kinds() {
+            for face in FaceLevel::ALL {
+                let key = key.to_vec();
+                names.push(("aeslab", kind.name().to_string(), face));
+                if face == FaceLevel::None {
+                    jobs.push(Box::new(move || drop(std::hint::black_box(AnyAes::new(kind, &key)))));
+                } else {
+                    jobs.push(Box::new(move || {
+                        let mut c = DynCtr::new(&key, &iv, kind, face, false).expect("available backend");
+                        c.precompute();
+                        drop(std::hint::black_box(c));
+                    }));
+                }
+            }
+        }
+    }
+    for peer in CTR_PEERS.iter().filter(|p| !args.openssl_only || p.implementation == "openssl") {
+        let (key, make) = (key.to_vec(), peer.make);
+        names.push((peer.implementation, peer.backend.to_string(), FaceLevel::None));
+        jobs.push(Box::new(move || drop(std::hint::black_box(make(&key, &iv)))));
+    }
+    let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
+    let timings = interleaved(cal.clock, plan, &mut refs);
+    names
+        .into_iter()
+        .zip(timings)
+        .map(|((implementation, backend, face), t)| {
+            Record::KeySetup(KeySetup {
+                implementation: implementation.to_string(),
+                backend,
+                face: face.name().to_string(),
+                key_bits: bits,
+                op: "key_setup",
+                cycles: t.cycles(cal),
+                us: t.nanos(cal) / 1000.0,
+            })
+        })
+        .collect()
+}
+
+/// OpenSSL's constant-time bitsliced AES (AES-NI masked off), measured in a child process
+/// because OPENSSL_ia32cap is read once per process.
+fn openssl_bitsliced(args: &BenchCtrArgs) -> Result<Vec<Record>, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let sizes = args.sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
+    let keys = args.keys.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(",");
+    let mut cmd = std::process::Command::new(exe);
+    cmd.args(["bench", "ctr", "--openssl-only", "--json", "--sizes", &sizes, "--keys", &keys])
+        .env("OPENSSL_ia32cap", "~0x200000000000000");
+    if args.quick {
+        cmd.arg("--quick");
+    }
+    let out = cmd.output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    let values: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).map_err(|e| e.to_string())?;
+    let mut records = Vec::new();
+    for v in values {
+        let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+        let f = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+        let backend = "bsaes (AES-NI masked)".to_string();
+        if v.get("op").is_some() {
+            records.push(Record::KeySetup(KeySetup {
+                implementation: s("impl"),
+                backend,
+                face: s("face"),
+                key_bits: v["key_bits"].as_u64().unwrap_or(0) as u32,
+                op: "key_setup",
+                cycles: f("cycles"),
+                us: f("us"),
+            }));
+        } else {
+            records.push(Record::Throughput(Throughput {
+                implementation: s("impl"),
+                backend,
+                face: s("face"),
+                key_bits: v["key_bits"].as_u64().unwrap_or(0) as u32,
+                bytes: v["bytes"].as_u64().unwrap_or(0) as usize,
+                threads: 1,
+                cycles_per_byte: f("cycles_per_byte"),
+                gbytes_per_s: f("gbytes_per_s"),
+            }));
+        }
+    }
+    Ok(records)
+}
+
+type RowKey = (String, String, String);
+
+fn row_order(implementation: &str, backend: &str, face: &str) -> (usize, usize, usize) {
+    let i = ["aeslab", "openssl", "aws-lc-rs", "rustcrypto"].iter().position(|x| *x == implementation).unwrap_or(9);
+    let b = BackendKind::ALL.iter().position(|k| k.name() == backend).unwrap_or(99);
+    let f = FaceLevel::ALL.iter().position(|l| l.name() == face).unwrap_or(9);
+    (i, b, f)
+}
+
+/// Table 3, Table 4 and a computed summary, as markdown.
+pub fn markdown(b: &CtrBench) -> String {
+    let mut s = String::new();
+    // Table 3.
+    let mut rows: BTreeMap<(usize, usize, usize, RowKey), BTreeMap<(usize, u32), f64>> = BTreeMap::new();
+    for r in &b.records {
+        if let Record::Throughput(t) = r {
+            let o = row_order(&t.implementation, &t.backend, &t.face);
+            let key = (o.0, o.1, o.2, (t.implementation.clone(), t.backend.clone(), t.face.clone()));
+            rows.entry(key).or_default().insert((t.bytes, t.key_bits), t.cycles_per_byte);
+        }
+    }
+    let _ = writeln!(s, "AES-CTR, cycles/byte (lower is better), by message size and key size:\n");
+    let mut header = String::from("| impl | backend | FACE |");
+    let mut rule = String::from("|---|---|---|");
+    for size in &b.sizes {
+        for k in &b.keys {
+            let _ = write!(header, " {size} B AES-{k} |");
+            rule += "---|";
+        }
+    }
+    let _ = writeln!(s, "{header}\n{rule}");
+    for ((_, _, _, (i, be, f)), cells) in &rows {
+        let _ = write!(s, "| {i} | {be} | {f} |");
+        for size in &b.sizes {
+            for k in &b.keys {
+                match cells.get(&(*size, *k)) {
+                    Some(v) => {
+                        let _ = write!(s, " {v:.3} |");
+                    }
+                    None => s += " — |",
+                }
+            }
+        }
+        s += "\n";
+    }
+    // Table 4.
+    let mut setup: BTreeMap<(usize, usize, usize, RowKey), BTreeMap<u32, (f64, f64)>> = BTreeMap::new();
+    for r in &b.records {
+        if let Record::KeySetup(k) = r {
+            let o = row_order(&k.implementation, &k.backend, &k.face);
+            let key = (o.0, o.1, o.2, (k.implementation.clone(), k.backend.clone(), k.face.clone()));
+            setup.entry(key).or_default().insert(k.key_bits, (k.cycles, k.us));
+        }
+    }
+    let _ = writeln!(s, "\nKey set-up (FACE rows include building the FACE tables), cycles and µs:\n");
+    let mut header = String::from("| impl | backend | FACE |");
+    let mut rule = String::from("|---|---|---|");
+    for k in &b.keys {
+        let _ = write!(header, " cycles AES-{k} |");
+        rule += "---|";
+    }
+    for k in &b.keys {
+        let _ = write!(header, " µs AES-{k} |");
+        rule += "---|";
+    }
+    let _ = writeln!(s, "{header}\n{rule}");
+    for ((_, _, _, (i, be, f)), cells) in &setup {
+        let _ = write!(s, "| {i} | {be} | {f} |");
+        for k in &b.keys {
+            let _ = write!(s, " {} |", cells.get(k).map_or("—".into(), |c| format!("{:.0}", c.0)));
+        }
+        for k in &b.keys {
+            let _ = write!(s, " {} |", cells.get(k).map_or("—".into(), |c| format!("{:.3}", c.1)));
+        }
+        s += "\n";
+    }
+    s += &summary(b);
+    for n in &b.notes {
+        let _ = writeln!(s, "\nNote: {n}");
+    }
+    s
+}
+
+fn throughput<'a>(b: &'a CtrBench, pred: impl Fn(&Throughput) -> bool + 'a) -> impl Iterator<Item = &'a Throughput> + 'a {
+    b.records.iter().filter_map(|r| if let Record::Throughput(t) = r { Some(t) } else { None }).filter(move |t| pred(t))
+}
+
+/// The computed summary: best aeslab per key size at the largest size, its ratio to each peer,
+/// and each backend's FACE gain at 4096 bytes (or the size closest to it).
+fn summary(b: &CtrBench) -> String {
+    let mut s = String::from("\nSummary (computed from the tables above):\n\n");
+    let largest = *b.sizes.iter().max().unwrap_or(&0);
+    for &k in &b.keys {
+        let best = throughput(b, |t| t.implementation == "aeslab" && t.key_bits == k && t.bytes == largest)
+            .min_by(|x, y| x.cycles_per_byte.total_cmp(&y.cycles_per_byte));
+        let Some(best) = best else { continue };
+        let _ = write!(
+            s,
+            "- AES-{k}, {largest} B: fastest aeslab is {} + FACE {} at {:.3} cycles/byte ({:.2} GB/s)",
+            best.backend, best.face, best.cycles_per_byte, best.gbytes_per_s
+        );
+        let peers: Vec<_> = throughput(b, |t| t.implementation != "aeslab" && t.key_bits == k && t.bytes == largest).collect();
+        for p in peers {
+            let _ = write!(s, "; {:.2}× {} ({})", p.cycles_per_byte / best.cycles_per_byte, p.implementation, p.backend);
+        }
+        s += ".\n";
+    }
+    let near_4k = b.sizes.iter().copied().min_by_key(|x| x.abs_diff(4096)).unwrap_or(0);
+    let k = b.keys[0];
+    let _ = writeln!(s, "- FACE gain at {near_4k} B, AES-{k} (cycles/byte without FACE ÷ with the best level):");
+    for kind in BackendKind::available_kinds() {
+        let of = |face: &str| {
+            throughput(b, |t| t.implementation == "aeslab" && t.backend == kind.name() && t.key_bits == k && t.bytes == near_4k && t.face == face)
+                .map(|t| t.cycles_per_byte)
+                .next()
+        };
+        let best = FaceLevel::ALL[1..]
+            .iter()
+            .filter_map(|l| of(l.name()).map(|v| (*l, v)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let (Some(none), Some((level, v))) = (of("none"), best) {
+            let _ = writeln!(s, "  - {kind}: {:.3} → {:.3} ({level}), {:.2}×", none, v, none / v);
+        }
+    }
+    s
+}
+
+pub fn run(args: &BenchCtrArgs) -> CliResult {
+    let progress = Progress::new(!args.json && !args.openssl_only);
+    let bench = measure(args, &progress)?;
+    progress.finish();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&bench.records).map_err(|e| e.to_string())?);
+    } else {
+        println!(
+            "# aeslab bench ctr\n\n{} · clock {} · {:.4} core cycles/tick · {}\n",
+            aeslab_measure::machine::cpu_model(),
+            bench.cal.clock.name(),
+            bench.cal.cycles_per_tick,
+            crate::peers::openssl_version()
+        );
+        print!("{}", markdown(&bench));
+    }
+    Ok(())
+}

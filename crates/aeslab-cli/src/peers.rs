@@ -1,0 +1,101 @@
+//! Other AES-CTR implementations, measured in the same process as aeslab.
+//!
+//! Each is a streaming context set up once: every call encrypts the next `n` bytes in place,
+//! as aeslab's does. (aws-lc-rs exposes in-place CTR only per message, so its calls each start
+//! from the IV; its label says so.)
+
+use aws_lc_rs::cipher::{AES_128, AES_192, AES_256, EncryptingKey, EncryptionContext, UnboundCipherKey};
+use aws_lc_rs::iv::FixedLength;
+use ctr09::cipher::{KeyIvInit as KeyIvInit04, StreamCipher as StreamCipher04};
+use openssl::cipher::Cipher;
+use openssl::cipher_ctx::CipherCtx;
+
+/// One CTR implementation: encrypts a buffer in place, continuing its keystream.
+pub trait CtrPeer {
+    fn apply(&mut self, buf: &mut [u8]);
+}
+
+/// A named way to build a peer (and so to time its key set-up).
+pub struct PeerKind {
+    /// The `impl` field of records.
+    pub implementation: &'static str,
+    /// The `backend` field: what the peer runs underneath.
+    pub backend: &'static str,
+    pub make: fn(&[u8], &[u8; 16]) -> Box<dyn CtrPeer>,
+}
+
+pub const CTR_PEERS: &[PeerKind] = &[
+    PeerKind { implementation: "openssl", backend: "evp", make: |k, iv| Box::new(OpenSsl::new(k, iv)) },
+    PeerKind { implementation: "aws-lc-rs", backend: "aws-lc (per message)", make: |k, iv| Box::new(AwsLc::new(k, iv)) },
+    PeerKind { implementation: "rustcrypto", backend: "aes 0.8 + ctr 0.9", make: |k, iv| rustcrypto(k, iv) },
+];
+
+/// The OpenSSL version string, e.g. "OpenSSL 3.0.19 27 Jan 2026".
+pub fn openssl_version() -> &'static str {
+    openssl::version::version()
+}
+
+pub struct OpenSsl(CipherCtx);
+
+impl OpenSsl {
+    pub fn new(key: &[u8], iv: &[u8; 16]) -> Self {
+        let cipher = match key.len() {
+            16 => Cipher::aes_128_ctr(),
+            24 => Cipher::aes_192_ctr(),
+            _ => Cipher::aes_256_ctr(),
+        };
+        let mut ctx = CipherCtx::new().expect("EVP_CIPHER_CTX_new");
+        ctx.encrypt_init(Some(cipher), Some(key), Some(iv)).expect("EVP_EncryptInit_ex");
+        OpenSsl(ctx)
+    }
+}
+
+impl CtrPeer for OpenSsl {
+    fn apply(&mut self, buf: &mut [u8]) {
+        let n = buf.len();
+        self.0.cipher_update_inplace(buf, n).expect("EVP_EncryptUpdate");
+    }
+}
+
+pub struct AwsLc {
+    key: EncryptingKey,
+    iv: [u8; 16],
+}
+
+impl AwsLc {
+    pub fn new(key: &[u8], iv: &[u8; 16]) -> Self {
+        let alg = match key.len() {
+            16 => &AES_128,
+            24 => &AES_192,
+            _ => &AES_256,
+        };
+        let key = EncryptingKey::ctr(UnboundCipherKey::new(alg, key).expect("aws-lc key")).expect("aws-lc ctr");
+        AwsLc { key, iv: *iv }
+    }
+}
+
+impl CtrPeer for AwsLc {
+    fn apply(&mut self, buf: &mut [u8]) {
+        let ctx = EncryptionContext::Iv128(FixedLength::from(self.iv));
+        self.key.less_safe_encrypt(buf, ctx).expect("aws-lc encrypt");
+    }
+}
+
+struct RustCrypto<C>(C);
+
+impl<C: StreamCipher04> CtrPeer for RustCrypto<C> {
+    fn apply(&mut self, buf: &mut [u8]) {
+        self.0.apply_keystream(buf);
+    }
+}
+
+fn rustcrypto(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {
+    type C128 = ctr09::Ctr128BE<aes08::Aes128>;
+    type C192 = ctr09::Ctr128BE<aes08::Aes192>;
+    type C256 = ctr09::Ctr128BE<aes08::Aes256>;
+    match key.len() {
+        16 => Box::new(RustCrypto(C128::new(key.into(), iv.into()))),
+        24 => Box::new(RustCrypto(C192::new(key.into(), iv.into()))),
+        _ => Box::new(RustCrypto(C256::new(key.into(), iv.into()))),
+    }
+}
