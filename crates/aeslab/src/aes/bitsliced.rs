@@ -412,6 +412,15 @@ impl SlicedKeys {
     }
 }
 
+/// One full round: SubBytes, ShiftRows, MixColumns, AddRoundKey.
+#[inline(always)]
+pub(crate) fn full_round<W: Word>(q: &mut State<W>, k: &State<W>) {
+    sub_bytes(q);
+    shift_rows(q);
+    mix_columns(q);
+    add_round_key(q, k);
+}
+
 /// Encrypts one packed state.
 #[inline(always)]
 pub(crate) fn encrypt_state<W: Word>(keys: &SlicedKeys, q: &mut State<W>) {
@@ -424,10 +433,7 @@ pub(crate) fn encrypt_state<W: Word>(keys: &SlicedKeys, q: &mut State<W>) {
 #[inline(always)]
 pub(crate) fn encrypt_from_round<W: Word>(keys: &SlicedKeys, q: &mut State<W>, first: usize) {
     for r in first..keys.rounds {
-        sub_bytes(q);
-        shift_rows(q);
-        mix_columns(q);
-        add_round_key(q, &keys.round(r));
+        full_round(q, &keys.round(r));
     }
     sub_bytes(q);
     shift_rows(q);
@@ -441,10 +447,7 @@ pub(crate) fn head_blocks<W: Word>(keys: &SlicedKeys, blocks: &mut [Block], roun
         let mut q = pack::<W>(chunk);
         add_round_key(&mut q, &keys.round(0));
         for r in 1..=rounds {
-            sub_bytes(&mut q);
-            shift_rows(&mut q);
-            mix_columns(&mut q);
-            add_round_key(&mut q, &keys.round(r));
+            full_round(&mut q, &keys.round(r));
         }
         unpack(&q, chunk);
     }

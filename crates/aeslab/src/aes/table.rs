@@ -115,13 +115,27 @@ impl TableVartime {
         core::array::from_fn(|c| s[c] ^ k0[c])
     }
 
-    fn encrypt_block(&self, b: &mut Block) {
-        let keys = self.enc.used();
-        let mut s = self.whiten(b);
-        for k in &keys[1..self.enc.rounds] {
+    /// Rounds `FIRST..rounds` and the final round, from the state after round `FIRST − 1`:
+    /// the one round loop shared by plain encryption and FACE, unrolled for each round count.
+    #[inline(always)]
+    pub(crate) fn finish_from<const FIRST: usize>(&self, s: [u32; 4]) -> Block {
+        match self.enc.rounds {
+            10 => self.rounds::<10, FIRST>(s),
+            12 => self.rounds::<12, FIRST>(s),
+            _ => self.rounds::<14, FIRST>(s),
+        }
+    }
+
+    #[inline(always)]
+    fn rounds<const NR: usize, const FIRST: usize>(&self, mut s: [u32; 4]) -> Block {
+        for k in &self.enc.keys[FIRST..NR] {
             s = Self::round(&s, k);
         }
-        *b = Self::last_round(&s, &keys[self.enc.rounds]);
+        Self::last_round(&s, &self.enc.keys[NR])
+    }
+
+    fn encrypt_block(&self, b: &mut Block) {
+        *b = self.finish_from::<1>(self.whiten(b));
     }
 
     fn decrypt_block(&self, b: &mut Block) {

@@ -12,7 +12,7 @@ use zeroize::Zeroize;
 
 use crate::Block;
 use crate::aes::bitsliced::{self, MAX_WORD_BYTES, SlicedKeys, State, Word};
-use crate::ctr::{FaceBackend, FaceLevel, PerSegment, Segment, SegmentCache, run_by_segment, xor_blocks};
+use crate::ctr::{FaceLevel, PerSegment, SegmentCache, run_by_segment, xor_blocks};
 
 /// Planes stored as `u64`s (one state per group, or one state for a segment constant).
 #[derive(Clone, Default)]
@@ -59,13 +59,18 @@ pub(crate) fn prepare_table<W: Word>(t: &[Block]) -> SlicedStates {
     out
 }
 
-/// Packs the segment constant replicated into every block.
+/// The segment constant `C = S_after(base | 0)` replicated into every block, computed in
+/// bitsliced form: the counter block packed once, whitened, `after` full rounds.
 #[inline(always)]
-pub(crate) fn prepare_segment<W: Word>(c: &Block) -> SlicedStates {
-    let mut copies = [*c; MAX_WORD_BYTES / 2];
+fn prepare_segment<W: Word>(keys: &SlicedKeys, after: usize, base: u128) -> SlicedStates {
+    let copies = [base.to_be_bytes(); MAX_WORD_BYTES / 2];
+    let mut q = bitsliced::pack::<W>(&copies[..W::BLOCKS]);
+    bitsliced::add_round_key(&mut q, &keys.round(0));
+    for r in 1..=after {
+        bitsliced::full_round(&mut q, &keys.round(r));
+    }
     let mut out = SlicedStates::default();
-    out.push::<W>(&bitsliced::pack(&copies[..W::BLOCKS]));
-    copies.zeroize();
+    out.push::<W>(&q);
     out
 }
 
@@ -108,8 +113,8 @@ impl<W: Word> PerSegment for SlicedRun<'_, W> {
     type Seg = SlicedStates;
 
     #[inline(always)]
-    fn prepare(&self, seg: &Segment) -> SlicedStates {
-        prepare_segment::<W>(&seg.c[self.after])
+    fn prepare(&self, base: u128) -> SlicedStates {
+        prepare_segment::<W>(self.keys, self.after, base)
     }
 
     #[inline(always)]
@@ -119,10 +124,8 @@ impl<W: Word> PerSegment for SlicedRun<'_, W> {
 }
 
 /// [`FaceBackend::face_run`] for a bitsliced backend.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub(crate) fn face_run<B: FaceBackend, W: Word>(
-    backend: &B,
+pub(crate) fn face_run<W: Word>(
     keys: &SlicedKeys,
     level: FaceLevel,
     table: &SlicedStates,
@@ -133,7 +136,7 @@ pub(crate) fn face_run<B: FaceBackend, W: Word>(
 ) {
     let after = level.table_round().expect("FACE level");
     let run = SlicedRun::<W> { keys, after, table, word: PhantomData };
-    run_by_segment(backend, level, &run, seg, ctr, data, wrap32);
+    run_by_segment(&run, seg, ctr, data, wrap32);
 }
 
 /// Defines `FaceBackend` for a bitsliced backend type whose keys are `self.keys`. The entry
@@ -162,7 +165,7 @@ macro_rules! sliced_face_backend {
                 data: &mut [$crate::Block],
                 wrap32: bool,
             ) {
-                $crate::ctr::bitsliced::face_run::<Self, $word>(self, &self.keys, level, table, seg, ctr, data, wrap32)
+                $crate::ctr::bitsliced::face_run::<$word>(&self.keys, level, table, seg, ctr, data, wrap32)
             }
         }
 

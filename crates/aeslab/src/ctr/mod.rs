@@ -54,7 +54,7 @@ pub use stream::{
     CounterMode, DynCtr,
 };
 
-pub(crate) use cache::Segment;
+pub(crate) use cache::{Segment, segment};
 pub(crate) use stream::advance;
 
 /// How much of rounds 0–2 comes from the cache (cumulative; see the module docs).
@@ -169,7 +169,8 @@ pub(crate) trait FaceBackend: Backend {
 /// T-table): how to build that form and how to run one segment with it.
 pub(crate) trait PerSegment {
     type Seg: Zeroize + Clone + Default;
-    fn prepare(&self, seg: &Segment) -> Self::Seg;
+    /// The constants for the segment of counters `base | x`.
+    fn prepare(&self, base: u128) -> Self::Seg;
     /// `data[i] ^= E(base | (x0 + i))`, `x0 + data.len() ≤ 256`.
     fn xor(&self, seg: &Self::Seg, x0: usize, data: &mut [Block]);
 }
@@ -191,9 +192,7 @@ impl<S: Zeroize> Zeroize for SegmentCache<S> {
 /// [`FaceBackend::face_run`] one segment at a time, rebuilding the constants when the segment
 /// changes (once per 256 blocks).
 #[inline(always)]
-pub(crate) fn run_by_segment<B: FaceBackend, P: PerSegment>(
-    backend: &B,
-    level: FaceLevel,
+pub(crate) fn run_by_segment<P: PerSegment>(
     per: &P,
     cache: &mut SegmentCache<P::Seg>,
     mut ctr: u128,
@@ -206,11 +205,9 @@ pub(crate) fn run_by_segment<B: FaceBackend, P: PerSegment>(
         let n = (data.len() - done).min(256 - x);
         let base = ctr & !0xff;
         if cache.base != Some(base) {
-            let mut seg = cache::segment(backend, base, level.segment_rounds());
             cache.seg.zeroize();
-            cache.seg = per.prepare(&seg);
+            cache.seg = per.prepare(base);
             cache.base = Some(base);
-            seg.zeroize();
         }
         per.xor(&cache.seg, x, &mut data[done..done + n]);
         done += n;

@@ -9,7 +9,7 @@
 use zeroize::Zeroize;
 
 use crate::aes::table::{TE, TableVartime};
-use crate::ctr::{FaceBackend, FaceLevel, PerSegment, Segment, SegmentCache, run_by_segment, xor_blocks};
+use crate::ctr::{FaceBackend, FaceLevel, PerSegment, Segment, SegmentCache, run_by_segment, segment, xor_blocks};
 use crate::Block;
 
 type Cols = [u32; 4];
@@ -56,8 +56,10 @@ struct TableRun<'a> {
 impl PerSegment for TableRun<'_> {
     type Seg = TableSeg;
 
-    fn prepare(&self, seg: &Segment) -> TableSeg {
+    fn prepare(&self, base: u128) -> TableSeg {
+        let mut seg: Segment = segment(self.cipher, base, self.level.segment_rounds());
         let c = [cols(&seg.c[0]), cols(&seg.c[1]), cols(&seg.c[2])];
+        seg.zeroize();
         let mut rd2_partial = [0u32; 4];
         if self.level == FaceLevel::Rd2 {
             // C_2 = (round 2 without column-0 terms) ⊕ (column-0 terms of C_1's column 0).
@@ -68,43 +70,53 @@ impl PerSegment for TableRun<'_> {
     }
 
     fn xor(&self, seg: &TableSeg, x0: usize, data: &mut [Block]) {
-        let keys = self.cipher.round_keys();
-        let nr = keys.rounds;
-        let table = self.table;
-        let k1 = cols(&keys.keys[1]);
-        for (i, d) in data.iter_mut().enumerate() {
-            let x = x0 + i;
-            // The state after round `done`.
-            let (mut s, done): (Cols, usize) = match self.level {
-                FaceLevel::None => unreachable!("plain CTR does not use the cache"),
-                // rd0: whitened columns 0–2 cached; column 3 gets byte 15 = x.
-                FaceLevel::Rd0 => ([seg.c[0][0], seg.c[0][1], seg.c[0][2], seg.c[0][3] ^ ((x as u32) << 24)], 0),
-                // rd1: round 1's columns 1–3 cached; column 0 from s0 bytes 0, 5, 10, 15.
-                FaceLevel::Rd1 => {
-                    let s0 = [seg.c[0][0], seg.c[0][1], seg.c[0][2], seg.c[0][3] ^ ((x as u32) << 24)];
-                    let col0 = TE[0][byte(s0[0], 0)]
-                        ^ TE[1][byte(s0[1], 1)]
-                        ^ TE[2][byte(s0[2], 2)]
-                        ^ TE[3][byte(s0[3], 3)]
-                        ^ k1[0];
-                    ([col0, seg.c[1][1], seg.c[1][2], seg.c[1][3]], 1)
-                }
-                // rd1p: round 1's column 0 from the table by byte 15.
-                FaceLevel::Rd1p => ([seg.c[1][0] ^ table[x][0], seg.c[1][1], seg.c[1][2], seg.c[1][3]], 1),
-                // rd2: round 2 cached without the column-0 terms, which come from four lookups.
-                FaceLevel::Rd2 => {
-                    let t = column0_terms(seg.c[1][0] ^ table[x][0]);
-                    (core::array::from_fn(|j| seg.rd2_partial[j] ^ t[j]), 2)
-                }
-                // rd2p: rounds 0–2 are one table entry XOR the segment constant.
-                FaceLevel::Rd2p => (core::array::from_fn(|j| seg.c[2][j] ^ table[x][j]), 2),
-            };
-            for r in done + 1..nr {
-                s = TableVartime::round(&s, &keys.keys[r]);
+        let cipher = self.cipher;
+        let t = self.table;
+        let c = &seg.c;
+        // One loop per level, so the per-block work is exactly the level's.
+        match self.level {
+            FaceLevel::None => unreachable!("plain CTR does not use the cache"),
+            // rd0: whitened columns 0–2 cached; column 3 gets byte 15 = x.
+            FaceLevel::Rd0 => each(data, x0, |x| {
+                cipher.finish_from::<1>([c[0][0], c[0][1], c[0][2], c[0][3] ^ ((x as u32) << 24)])
+            }),
+            // rd1: round 1's columns 1–3 cached; column 0 from s0 bytes 0, 5, 10, 15.
+            FaceLevel::Rd1 => {
+                let k1 = cols(&cipher.round_keys().keys[1])[0];
+                each(data, x0, |x| {
+                    let s3 = c[0][3] ^ ((x as u32) << 24);
+                    let col0 = TE[0][byte(c[0][0], 0)]
+                        ^ TE[1][byte(c[0][1], 1)]
+                        ^ TE[2][byte(c[0][2], 2)]
+                        ^ TE[3][byte(s3, 3)]
+                        ^ k1;
+                    cipher.finish_from::<2>([col0, c[1][1], c[1][2], c[1][3]])
+                })
             }
-            let ks = TableVartime::last_round(&s, &keys.keys[nr]);
-            xor_blocks(core::slice::from_mut(d), &[ks]);
+            // rd1p: round 1's column 0 from the table by byte 15.
+            FaceLevel::Rd1p => each(data, x0, |x| {
+                cipher.finish_from::<2>([c[1][0] ^ t[x][0], c[1][1], c[1][2], c[1][3]])
+            }),
+            // rd2: round 2 cached without the column-0 terms, which take four lookups.
+            FaceLevel::Rd2 => each(data, x0, |x| {
+                let terms = column0_terms(c[1][0] ^ t[x][0]);
+                let p = &seg.rd2_partial;
+                cipher.finish_from::<3>([p[0] ^ terms[0], p[1] ^ terms[1], p[2] ^ terms[2], p[3] ^ terms[3]])
+            }),
+            // rd2p: rounds 0–2 are one table entry XOR the segment constant.
+            FaceLevel::Rd2p => each(data, x0, |x| {
+                cipher.finish_from::<3>([c[2][0] ^ t[x][0], c[2][1] ^ t[x][1], c[2][2] ^ t[x][2], c[2][3] ^ t[x][3]])
+            }),
         }
+    }
+}
+
+/// `data[i] ^= keystream(x0 + i)`, byte 15 indexing a 256-entry table.
+#[inline(always)]
+fn each(data: &mut [Block], x0: usize, mut keystream: impl FnMut(usize) -> Block) {
+    for (i, d) in data.iter_mut().enumerate() {
+        let ks = keystream((x0 + i) & 0xff);
+        xor_blocks(core::slice::from_mut(d), &[ks]);
     }
 }
 
@@ -138,6 +150,6 @@ impl FaceBackend for TableVartime {
         wrap32: bool,
     ) {
         let run = TableRun { cipher: self, level, table };
-        run_by_segment(self, level, &run, seg, ctr, data, wrap32);
+        run_by_segment(&run, seg, ctr, data, wrap32);
     }
 }
