@@ -22,6 +22,9 @@ pub struct BenchCtrArgs {
     /// Key sizes in bits.
     #[arg(long, value_delimiter = ',', default_value = "128,192,256")]
     pub keys: Vec<u32>,
+    /// Only these aeslab backends (default: every available one).
+    #[arg(long, value_delimiter = ',')]
+    pub backends: Vec<String>,
     /// Threads for aeslab's keystream (peers run on one).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -50,7 +53,20 @@ impl BenchCtrArgs {
         if self.threads == 0 {
             return Err("--threads must be at least 1".into());
         }
+        for name in &self.backends {
+            let kind = BackendKind::from_name(name).map_err(|e| e.to_string())?;
+            if !kind.available() {
+                return Err(format!("backend `{name}` is not available on this CPU (it requires {})", kind.requires()));
+            }
+        }
         Ok(())
+    }
+
+    /// The aeslab backends to measure.
+    fn kinds(&self) -> Vec<BackendKind> {
+        BackendKind::available_kinds()
+            .filter(|k| self.backends.is_empty() || self.backends.iter().any(|b| b == k.name()))
+            .collect()
     }
 
     fn plan(&self) -> Plan {
@@ -88,7 +104,7 @@ struct Variant {
 fn variants(args: &BenchCtrArgs, key: &[u8], iv: [u8; 16]) -> Vec<Variant> {
     let mut v = Vec::new();
     if !args.openssl_only {
-        for kind in BackendKind::available_kinds() {
+        for kind in args.kinds() {
             for face in FaceLevel::ALL {
                 let (key, threads) = (key.to_vec(), args.threads);
                 v.push(Variant {
@@ -191,7 +207,7 @@ fn key_setup(args: &BenchCtrArgs, cal: &Calibration, plan: Plan, key: &[u8], iv:
     let mut names: Vec<(&'static str, String, FaceLevel)> = Vec::new();
     let mut jobs: Vec<Box<dyn FnMut()>> = Vec::new();
     if !args.openssl_only {
-        for kind in BackendKind::available_kinds() {
+        for kind in args.kinds() {
             for face in FaceLevel::ALL {
                 let key = key.to_vec();
                 names.push(("aeslab", kind.name().to_string(), face));

@@ -36,6 +36,12 @@ pub(crate) trait AesVec: Copy {
     unsafe fn splat_low32(n: u32) -> Self;
     /// Block `l` of the register holds `l` in its low 32 bits.
     unsafe fn lane_index() -> Self;
+    /// Loads the first `n < LANES` blocks (the rest are zero) without touching memory beyond.
+    unsafe fn load_partial(src: *const Block, n: usize) -> Self;
+    /// Stores the first `n < LANES` blocks without touching memory beyond.
+    unsafe fn store_partial(self, dst: *mut Block, n: usize);
+    /// Blocks `first..LANES` from `other`, the others from `self` (`0 < first < LANES`).
+    unsafe fn blend_from(self, other: Self, first: usize) -> Self;
 }
 
 /// Registers in flight.
@@ -172,7 +178,7 @@ macro_rules! aes_insn_backend {
             }
 
             fn prepare_table(&self, _level: $crate::ctr::FaceLevel, t: &[$crate::Block]) -> Vec<$crate::Block> {
-                t.to_vec()
+                $crate::ctr::hw::extended_table(t)
             }
 
             fn face_run(

@@ -5,7 +5,8 @@
 //! consecutive counters, a register of `LANES` blocks is one unaligned load of `T[x..x+LANES]`
 //! and one XOR with the broadcast `C` — no counter arithmetic, no byte swap, `after` fewer
 //! rounds. `C` changes every 256 blocks and is recomputed in registers (two AESENCs for rd2p)
-//! without leaving the loop. The plaintext is folded into the last round key:
+//! without leaving the loop; a register that straddles the wrap of byte 15 blends the two
+//! constants. The plaintext is folded into the last round key:
 //! AESENCLAST(s, k ⊕ p) = AESENCLAST(s, k) ⊕ p.
 
 #![cfg(target_arch = "x86_64")]
@@ -19,79 +20,122 @@ use crate::ctr::advance;
 
 type Keys<V> = [V; MAX_ROUNDS + 1];
 
-/// Rounds `AFTER + 1 .. NR`, then the last round with `dst`'s plaintext folded into its key;
-/// the result replaces `dst`.
+/// Table entries past 256 repeat the start, so a group that runs over the wrap of byte 15
+/// still reads its entries with whole-register loads.
+pub(crate) const TABLE_OVERHANG: usize = 32;
+
+/// The table for the AESENC backends: `T[0..256]` followed by `T[0..TABLE_OVERHANG]`.
+pub(crate) fn extended_table(t: &[Block]) -> Vec<Block> {
+    let mut v = Vec::with_capacity(256 + TABLE_OVERHANG);
+    v.extend_from_slice(t);
+    v.extend_from_slice(&t[..TABLE_OVERHANG]);
+    v
+}
+
+/// Rounds `AFTER + 1 .. NR` on the first `nv` registers of `s`, then the last round with the
+/// plaintext at `dst` folded into its key; the result replaces `dst`. The last register holds
+/// `last` blocks (`last < LANES` uses masked loads and stores).
 #[inline(always)]
-unsafe fn finish<V: AesVec, const NR: usize, const AFTER: usize>(k: &Keys<V>, s: &mut [V], dst: *mut Block) {
+unsafe fn finish<V: AesVec, const NR: usize, const AFTER: usize>(
+    k: &Keys<V>,
+    s: &mut [V],
+    dst: *mut Block,
+    last: usize,
+) {
     unsafe {
         for key in &k[AFTER + 1..NR] {
             for x in s.iter_mut() {
                 *x = x.enc(*key);
             }
         }
+        let nv = s.len();
         for (j, x) in s.iter().enumerate() {
             let p = dst.add(j * V::LANES);
-            x.enc_last(k[NR].xor(V::load(p))).store(p);
-        }
-    }
-}
-
-/// `data[i] ^= E(C ⊕ T[i])` starting after round `AFTER` (`t` is the slice of the table
-/// for these counters).
-#[inline(always)]
-unsafe fn segment_xor<V: AesVec, const NR: usize, const AFTER: usize>(k: &Keys<V>, c: V, t: &[Block], data: &mut [Block]) {
-    unsafe {
-        let (lanes, n) = (V::LANES, data.len());
-        let mut i = 0;
-        while i + IN_FLIGHT * lanes <= n {
-            let mut s = [V::zero(); IN_FLIGHT];
-            for (j, x) in s.iter_mut().enumerate() {
-                *x = V::load(t.as_ptr().add(i + j * lanes)).xor(c);
+            if j + 1 < nv || last == V::LANES {
+                x.enc_last(k[NR].xor(V::load(p))).store(p);
+            } else {
+                x.enc_last(k[NR].xor(V::load_partial(p, last))).store_partial(p, last);
             }
-            finish::<V, NR, AFTER>(k, &mut s, data.as_mut_ptr().add(i));
-            i += IN_FLIGHT * lanes;
-        }
-        while i + lanes <= n {
-            let mut s = [V::load(t.as_ptr().add(i)).xor(c)];
-            finish::<V, NR, AFTER>(k, &mut s, data.as_mut_ptr().add(i));
-            i += lanes;
-        }
-        if i < n {
-            // Fewer blocks than a register (only at the ends of a run): pad table and data.
-            let m = n - i;
-            let (mut tb, mut db) = ([[0u8; 16]; 4], [[0u8; 16]; 4]);
-            tb[..m].copy_from_slice(&t[i..]);
-            db[..m].copy_from_slice(&data[i..]);
-            let mut s = [V::load(tb.as_ptr()).xor(c)];
-            finish::<V, NR, AFTER>(k, &mut s, db.as_mut_ptr());
-            data[i..].copy_from_slice(&db[..m]);
         }
     }
 }
 
-/// A whole FACE run: segment by segment, with the round keys in registers throughout and each
-/// segment constant `C = S_AFTER(base | 0)` computed in registers (whitening + `AFTER` AESENCs).
+/// `C = S_AFTER(base | 0)`: whitening and `AFTER` AESENCs, in registers.
+#[inline(always)]
+unsafe fn segment_constant<V: AesVec, const AFTER: usize>(k: &Keys<V>, base: u128) -> V {
+    unsafe {
+        let mut c = V::broadcast(&base.to_be_bytes()).xor(k[0]);
+        for key in &k[1..=AFTER] {
+            c = c.enc(*key);
+        }
+        c
+    }
+}
+
+/// A whole FACE run, `IN_FLIGHT` registers at a time with the round keys in registers
+/// throughout. Register `j` of a group starts at counter byte `x_j`; it reads `T[x_j..]` (the
+/// table overhangs the wrap) and XORs the constant of its segment — or, straddling the wrap of
+/// byte 15, a blend of this segment's and the next one's.
 #[inline(always)]
 unsafe fn face_run<V: AesVec, const NR: usize, const AFTER: usize>(
     keys: &RoundKeys,
     t: &[Block],
-    mut ctr: u128,
+    ctr: u128,
     data: &mut [Block],
     wrap32: bool,
 ) {
     unsafe {
+        assert!(t.len() >= 256 + TABLE_OVERHANG);
         let k = key_registers::<V>(keys);
-        let mut done = 0;
-        while done < data.len() {
-            let x = (ctr & 0xff) as usize;
-            let n = (data.len() - done).min(256 - x);
-            let mut c = V::broadcast(&(ctr & !0xff).to_be_bytes()).xor(k[0]);
-            for key in &k[1..=AFTER] {
-                c = c.enc(*key);
+        let (lanes, group, n) = (V::LANES, IN_FLIGHT * V::LANES, data.len());
+        let mut x = (ctr & 0xff) as usize;
+        let mut base = ctr & !0xff;
+        let mut c = segment_constant::<V, AFTER>(&k, base);
+        let mut i = 0;
+        while i < n {
+            // Whole groups inside the segment: one load and one XOR per register.
+            while n - i >= group && x + group <= 256 {
+                let mut s = [V::zero(); IN_FLIGHT];
+                for (j, v) in s.iter_mut().enumerate() {
+                    *v = V::load(t.as_ptr().add(x + j * lanes)).xor(c);
+                }
+                finish::<V, NR, AFTER>(&k, &mut s, data.as_mut_ptr().add(i), lanes);
+                i += group;
+                x += group;
             }
-            segment_xor::<V, NR, AFTER>(&k, c, &t[x..x + n], &mut data[done..done + n]);
-            done += n;
-            ctr = advance(ctr, n as u128, wrap32);
+            if i == n {
+                break;
+            }
+            let next_base = advance(base, 256, wrap32);
+            if x == 256 {
+                (x, base) = (0, next_base);
+                c = segment_constant::<V, AFTER>(&k, base);
+                continue;
+            }
+            // One group that straddles the wrap of byte 15, or the short last group.
+            let m = (n - i).min(group);
+            let nv = m.div_ceil(lanes);
+            let crosses = x + m > 256;
+            let c_next = if crosses { segment_constant::<V, AFTER>(&k, next_base) } else { c };
+            let mut s = [V::zero(); IN_FLIGHT];
+            for (j, v) in s.iter_mut().enumerate().take(nv) {
+                let xj = x + j * lanes;
+                let cj = if xj + lanes <= 256 {
+                    c
+                } else if xj >= 256 {
+                    c_next
+                } else {
+                    c.blend_from(c_next, 256 - xj)
+                };
+                *v = V::load(t.as_ptr().add(xj)).xor(cj);
+            }
+            finish::<V, NR, AFTER>(&k, &mut s[..nv], data.as_mut_ptr().add(i), m - (nv - 1) * lanes);
+            i += m;
+            x += m;
+            if x >= 256 {
+                (x, base) = (x - 256, next_base);
+                c = if crosses { c_next } else { segment_constant::<V, AFTER>(&k, base) };
+            }
         }
     }
 }
@@ -127,29 +171,27 @@ pub(crate) unsafe fn face_run_any<V: AesVec>(
 unsafe fn plain_xor<V: AesVec, const NR: usize>(keys: &RoundKeys, ctr: u128, data: &mut [Block]) {
     unsafe {
         let k = key_registers::<V>(keys);
-        let lanes = V::LANES;
+        let (lanes, group, n) = (V::LANES, IN_FLIGHT * V::LANES, data.len());
         let mut next = V::broadcast(&ctr.to_le_bytes()).add32(V::lane_index());
         let step = V::splat_low32(lanes as u32);
-        let n = data.len();
+        let mut s = [V::zero(); IN_FLIGHT];
         let mut i = 0;
-        while i + IN_FLIGHT * lanes <= n {
-            let mut s = [V::zero(); IN_FLIGHT];
-            for x in s.iter_mut() {
-                *x = next.byte_reverse().xor(k[0]);
+        while n - i >= group {
+            for v in s.iter_mut() {
+                *v = next.byte_reverse().xor(k[0]);
                 next = next.add32(step);
             }
-            finish::<V, NR, 0>(&k, &mut s, data.as_mut_ptr().add(i));
-            i += IN_FLIGHT * lanes;
+            finish::<V, NR, 0>(&k, &mut s, data.as_mut_ptr().add(i), lanes);
+            i += group;
         }
-        while i < n {
-            let m = (n - i).min(lanes);
-            let mut db = [[0u8; 16]; 4];
-            db[..m].copy_from_slice(&data[i..i + m]);
-            let mut s = [next.byte_reverse().xor(k[0])];
-            next = next.add32(step);
-            finish::<V, NR, 0>(&k, &mut s, db.as_mut_ptr());
-            data[i..i + m].copy_from_slice(&db[..m]);
-            i += m;
+        if i < n {
+            let m = n - i;
+            let nv = m.div_ceil(lanes);
+            for v in s.iter_mut().take(nv) {
+                *v = next.byte_reverse().xor(k[0]);
+                next = next.add32(step);
+            }
+            finish::<V, NR, 0>(&k, &mut s[..nv], data.as_mut_ptr().add(i), m - (nv - 1) * lanes);
         }
     }
 }
