@@ -54,10 +54,13 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // clap's first line states the problem; keep errors to one line.
+            // clap's message runs up to the first blank line (a missing argument is named on
+            // the line after "not provided:"); fold it into one line.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("aeslab: {} (see `aeslab --help`)", first.trim_start_matches("error: "));
+            let message: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            let message = message.join(" ");
+            let message = message.trim_start_matches("error: ");
+            eprintln!("aeslab: {} (see `aeslab --help`)", if message.is_empty() { "invalid arguments" } else { message });
             return ExitCode::from(2);
         }
     };

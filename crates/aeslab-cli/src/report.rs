@@ -9,7 +9,9 @@ use aeslab_measure::machine;
 use clap::Args;
 
 use crate::CliResult;
+use crate::bench_ctr::{self, BenchCtrArgs};
 use crate::cpu::CpuReport;
+use crate::progress::Progress;
 
 #[derive(Args)]
 pub struct ReportArgs {
@@ -25,27 +27,49 @@ pub struct ReportArgs {
 const NOT_BUILT: &[(&str, &str)] = &[
     ("Seed 001: instruction latency/throughput table", "aeslab instr"),
     ("Seed 000: AES-NI pipelining experiment", "aeslab pipeline"),
-    ("Seed 003: FACE AES-CTR, Tables 3 and 4", "aeslab bench ctr"),
     ("Seed 002: AEZ message-size table", "aeslab bench aez"),
     ("Seed 004: ACE reference vs SIMD", "aeslab bench ace"),
 ];
 
 pub fn run(args: &ReportArgs) -> CliResult {
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
+    let progress = Progress::new(true);
+    progress.step("calibrating");
     let cpu = CpuReport::collect();
     let mut md = String::from("# aeslab report\n\n");
     md += &format!("- Date: {}\n", machine::utc_date());
     md += &format!("- Compiler: {}\n", env!("AESLAB_RUSTC_VERSION"));
+    md += &format!("- Peers: {}, aws-lc-rs 1, RustCrypto aes 0.8 + ctr 0.9\n", crate::peers::openssl_version());
     md += &format!("- Mode: {}\n", if args.quick { "quick" } else { "full" });
     md += &cpu.markdown();
+
+    let ctr_args = BenchCtrArgs {
+        sizes: vec![1024, 4096, 20480, 40960],
+        keys: vec![128, 192, 256],
+        backends: Vec::new(),
+        threads: 1,
+        json: false,
+        quick: args.quick,
+        openssl_only: false,
+    };
+    let ctr = bench_ctr::measure(&ctr_args, &progress)?;
+    md += "\n## Seed 003: FACE AES-CTR (Tables 3 and 4)\n\n";
+    md += &bench_ctr::markdown(&ctr);
+    progress.finish();
+
+    let json = serde_json::to_string_pretty(&serde_json::json!({ "records": ctr.records }))
+        .map_err(|e| e.to_string())?;
+    let json_path = args.out.join("report.json");
+    std::fs::write(&json_path, json).map_err(|e| format!("cannot write {}: {e}", json_path.display()))?;
+
     md += "\n## Not built yet\n\n";
     for (section, command) in NOT_BUILT {
         md += &format!("- {section} (`{command}`)\n");
     }
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("cannot create {}: {e}", args.out.display()))?;
     let path = args.out.join("REPORT.md");
     std::fs::write(&path, &md).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     print!("{md}");
-    eprintln!("wrote {}", path.display());
+    eprintln!("wrote {} and {}", path.display(), json_path.display());
     Ok(())
 }

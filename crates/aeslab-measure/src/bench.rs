@@ -20,8 +20,11 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub const FULL: Plan = Plan { rounds: 21, sample_ticks: 200_000, warmup_calls: 20 };
-    pub const QUICK: Plan = Plan { rounds: 7, sample_ticks: 60_000, warmup_calls: 5 };
+    /// ~0.25 ms samples, 41 of them per candidate: short samples so that a burst of noise
+    /// from the other tenant spoils few of them.
+    pub const FULL: Plan = Plan { rounds: 41, sample_ticks: 600_000, warmup_calls: 50 };
+    /// ~0.1 ms samples, 11 per candidate.
+    pub const QUICK: Plan = Plan { rounds: 11, sample_ticks: 250_000, warmup_calls: 10 };
 }
 
 /// The median cost of one call of each candidate.

@@ -178,25 +178,29 @@ impl DynCtr {
     }
 
     /// [`DynCtr::apply_keystream`] on `threads` threads: the buffer is cut into contiguous
-    /// pieces (on block boundaries) and each thread seeks a clone of this stream to its piece.
+    /// pieces (on block boundaries); each spawned thread seeks a clone of this stream to its
+    /// piece and the calling thread does the first piece itself.
     pub fn apply_keystream_threaded(&mut self, buf: &mut [u8], threads: usize) {
-        let threads = threads.max(1);
-        // Below this many bytes per thread, spawning costs more than it saves.
-        const MIN_PER_THREAD: usize = 64 * 1024;
-        if threads == 1 || buf.len() < 2 * MIN_PER_THREAD {
+        // Spawning a thread costs tens of microseconds, which is what the fastest backends
+        // need for a few hundred KiB: below this much per thread, one thread is faster.
+        const MIN_PER_THREAD: usize = 512 * 1024;
+        let threads = threads.clamp(1, (buf.len() / MIN_PER_THREAD).max(1));
+        if threads == 1 {
             self.apply_keystream(buf);
             return;
         }
         let piece = buf.len().div_ceil(threads).div_ceil(16) * 16;
         let start = self.pos;
+        let (first, rest) = buf.split_at_mut(piece.min(buf.len()));
         std::thread::scope(|scope| {
-            let mut offset = 0u128;
-            for chunk in buf.chunks_mut(piece) {
+            let mut offset = first.len() as u128;
+            for chunk in rest.chunks_mut(piece) {
                 let mut part = self.clone();
                 part.seek_to(start + offset);
                 offset += chunk.len() as u128;
                 scope.spawn(move || part.apply_keystream(chunk));
             }
+            self.apply_keystream(first);
         });
         self.pos = start + buf.len() as u128;
     }
