@@ -319,29 +319,25 @@ pub fn markdown(b: &CtrBench) -> String {
         }
     }
     let _ = writeln!(s, "AES-CTR, cycles/byte (lower is better), by message size and key size:\n");
-    let mut header = String::from("| impl | backend | FACE |");
-    let mut rule = String::from("|---|---|---|");
+    let mut header: Vec<String> = ["impl", "backend", "FACE"].map(String::from).to_vec();
     for size in &b.sizes {
         for k in &b.keys {
-            let _ = write!(header, " {size} B AES-{k} |");
-            rule += "---|";
+            header.push(format!("{size} B AES-{k}"));
         }
     }
-    let _ = writeln!(s, "{header}\n{rule}");
-    for ((_, _, _, (i, be, f)), cells) in &rows {
-        let _ = write!(s, "| {i} | {be} | {f} |");
-        for size in &b.sizes {
-            for k in &b.keys {
-                match cells.get(&(*size, *k)) {
-                    Some(v) => {
-                        let _ = write!(s, " {v:.3} |");
-                    }
-                    None => s += " — |",
+    let table3: Vec<Vec<String>> = rows
+        .iter()
+        .map(|((_, _, _, (i, be, f)), cells)| {
+            let mut row = vec![i.clone(), be.clone(), f.clone()];
+            for size in &b.sizes {
+                for k in &b.keys {
+                    row.push(cells.get(&(*size, *k)).map_or("—".into(), |v| format!("{v:.3}")));
                 }
             }
-        }
-        s += "\n";
-    }
+            row
+        })
+        .collect();
+    s += &crate::markdown::table(&header, &table3);
     // Table 4.
     let mut setup: BTreeMap<(usize, usize, usize, RowKey), BTreeMap<u32, (f64, f64)>> = BTreeMap::new();
     for r in &b.records {
@@ -352,27 +348,19 @@ pub fn markdown(b: &CtrBench) -> String {
         }
     }
     let _ = writeln!(s, "\nKey set-up (FACE rows include building the FACE tables), cycles and µs:\n");
-    let mut header = String::from("| impl | backend | FACE |");
-    let mut rule = String::from("|---|---|---|");
-    for k in &b.keys {
-        let _ = write!(header, " cycles AES-{k} |");
-        rule += "---|";
-    }
-    for k in &b.keys {
-        let _ = write!(header, " µs AES-{k} |");
-        rule += "---|";
-    }
-    let _ = writeln!(s, "{header}\n{rule}");
-    for ((_, _, _, (i, be, f)), cells) in &setup {
-        let _ = write!(s, "| {i} | {be} | {f} |");
-        for k in &b.keys {
-            let _ = write!(s, " {} |", cells.get(k).map_or("—".into(), |c| format!("{:.0}", c.0)));
-        }
-        for k in &b.keys {
-            let _ = write!(s, " {} |", cells.get(k).map_or("—".into(), |c| format!("{:.3}", c.1)));
-        }
-        s += "\n";
-    }
+    let mut header: Vec<String> = ["impl", "backend", "FACE"].map(String::from).to_vec();
+    header.extend(b.keys.iter().map(|k| format!("cycles AES-{k}")));
+    header.extend(b.keys.iter().map(|k| format!("µs AES-{k}")));
+    let table4: Vec<Vec<String>> = setup
+        .iter()
+        .map(|((_, _, _, (i, be, f)), cells)| {
+            let mut row = vec![i.clone(), be.clone(), f.clone()];
+            row.extend(b.keys.iter().map(|k| cells.get(k).map_or("—".into(), |c| format!("{:.0}", c.0))));
+            row.extend(b.keys.iter().map(|k| cells.get(k).map_or("—".into(), |c| format!("{:.3}", c.1))));
+            row
+        })
+        .collect();
+    s += &crate::markdown::table(&header, &table4);
     s += &summary(b);
     for n in &b.notes {
         let _ = writeln!(s, "\nNote: {n}");

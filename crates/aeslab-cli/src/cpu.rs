@@ -69,11 +69,14 @@ impl CpuReport {
             100.0 * self.calibration_spread
         );
         s += &format!("- Default backend: {}\n\n", self.default_backend);
-        s += "| backend | available | constant time | blocks per batch |\n|---|---|---|---|\n";
-        for b in &self.backends {
-            let yes_no = |v: bool| if v { "yes" } else { "no" };
-            s += &format!("| {} | {} | {} | {} |\n", b.name, yes_no(b.available), yes_no(b.constant_time), b.batch);
-        }
+        let yes_no = |v: bool| if v { "yes" } else { "no" }.to_string();
+        let header = ["backend", "available", "constant time", "blocks per batch"].map(String::from);
+        let rows: Vec<Vec<String>> = self
+            .backends
+            .iter()
+            .map(|b| vec![b.name.to_string(), yes_no(b.available), yes_no(b.constant_time), b.batch.to_string()])
+            .collect();
+        s += &crate::markdown::table(&header, &rows);
         s
     }
 }

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod bench_ctr;
 mod cpu;
 mod ctr;
+mod markdown;
 mod peers;
 mod progress;
 mod records;
