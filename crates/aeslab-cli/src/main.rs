@@ -7,8 +7,10 @@ use clap::{Parser, Subcommand};
 mod bench_ctr;
 mod cpu;
 mod ctr;
+mod instr;
 mod markdown;
 mod peers;
+mod pipeline;
 mod progress;
 mod records;
 mod report;
@@ -25,6 +27,10 @@ enum Command {
     /// CPU model, detected features, every AES backend with its availability, and the
     /// calibrated core cycles per TSC tick.
     Cpu(cpu::CpuArgs),
+    /// Latency and throughput of the crypto instructions (seed 001's table).
+    Instr(instr::InstrArgs),
+    /// One block vs N blocks in flight (seed 000's experiment, on xmm, ymm and zmm).
+    Pipeline(pipeline::PipelineArgs),
     /// AES-CTR: read stdin, write stdout (the same command decrypts).
     Ctr(ctr::CtrArgs),
     /// Benchmarks against the peers, in calibrated core cycles.
@@ -68,6 +74,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Cpu(args) => cpu::run(&args),
         Command::Ctr(args) => ctr::run(&args),
+        Command::Instr(args) => instr::run(&args),
+        Command::Pipeline(args) => pipeline::run(&args),
         Command::Bench { which: BenchCommand::Ctr(args) } => bench_ctr::run(&args),
         Command::Report(args) => report::run(&args),
     };

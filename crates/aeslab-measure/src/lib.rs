@@ -7,7 +7,9 @@
 //! instruction per core cycle) and reports core cycles per tick at that moment.
 
 pub mod bench;
+pub mod chains;
 pub mod clock;
+pub mod lab;
 pub mod machine;
 pub mod stats;
 
