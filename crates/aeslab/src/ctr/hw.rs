@@ -16,7 +16,7 @@ use core::arch::x86_64::*;
 use crate::Block;
 use crate::aes::hw::{AesVec, IN_FLIGHT, key_registers};
 use crate::aes::key_schedule::{MAX_ROUNDS, RoundKeys};
-use crate::ctr::advance;
+use super::stream::advance;
 
 type Keys<V> = [V; MAX_ROUNDS + 1];
 

@@ -55,7 +55,7 @@ pub use stream::{
 };
 
 pub(crate) use cache::{Segment, segment};
-pub(crate) use stream::advance;
+
 
 /// How much of rounds 0–2 comes from the cache (cumulative; see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
