@@ -9,6 +9,12 @@ pub enum Error {
     UnknownBackend(String),
     /// CTR takes a 16-byte initial counter block.
     InvalidIvLength(usize),
+    /// A constant-time scheme was asked to run on a variable-time backend.
+    VariableTime { backend: &'static str, scheme: &'static str },
+    /// The AEAD ciphertext did not authenticate (nothing is returned).
+    AuthenticationFailed,
+    /// The ciphertext is shorter than the tag it must contain.
+    CiphertextTooShort { len: usize, tag: usize },
     /// No FACE level has this name.
     UnknownFaceLevel(String),
     /// The backend exists but this CPU lacks an instruction set it needs.
@@ -35,6 +41,14 @@ impl fmt::Display for Error {
             ),
             Error::InvalidIvLength(n) => {
                 write!(f, "invalid IV length {n} bytes (expected 16: the first counter block)")
+            }
+            Error::VariableTime { backend, scheme } => write!(
+                f,
+                "backend `{backend}` is variable-time; {scheme} runs only on constant-time backends"
+            ),
+            Error::AuthenticationFailed => write!(f, "authentication failed: the ciphertext, nonce, associated data or key is wrong"),
+            Error::CiphertextTooShort { len, tag } => {
+                write!(f, "ciphertext of {len} bytes is shorter than its {tag}-byte authenticator")
             }
             Error::UnknownFaceLevel(name) => write!(
                 f,

@@ -7,6 +7,7 @@
 //! This crate contains no measurement code; timing lives in `aeslab-measure` and the CLI.
 
 pub mod aes;
+pub mod aez;
 pub mod cpu;
 pub mod ctr;
 mod error;

@@ -432,6 +432,7 @@ mod x86 {
             }
 
             crate::ctr::bitsliced::sliced_face_backend!($name, $word, $features);
+            crate::aes::bitsliced::sliced_rounds_only!($name, $word, $features);
 
             impl Backend for $name {
                 const NAME: &'static str = $label;

@@ -421,6 +421,119 @@ pub(crate) fn full_round<W: Word>(q: &mut State<W>, k: &State<W>) {
     add_round_key(q, k);
 }
 
+/// Packed states stored as `u64`s (so that they can be wiped): one per group of counters, one
+/// per round key, or one segment constant.
+#[derive(Clone, Default)]
+pub(crate) struct SlicedStates {
+    words: Vec<u64>,
+}
+
+impl Zeroize for SlicedStates {
+    fn zeroize(&mut self) {
+        self.words.zeroize();
+    }
+}
+
+impl Drop for SlicedStates {
+    fn drop(&mut self) {
+        self.words.zeroize();
+    }
+}
+
+impl SlicedStates {
+    #[inline(always)]
+    pub fn push<W: Word>(&mut self, q: &State<W>) {
+        let wpp = W::BLOCKS / 4;
+        let at = self.words.len();
+        self.words.resize(at + 8 * wpp, 0);
+        for (j, plane) in q.iter().enumerate() {
+            plane.store(&mut self.words[at + j * wpp..at + (j + 1) * wpp]);
+        }
+    }
+
+    #[inline(always)]
+    pub fn get<W: Word>(&self, index: usize) -> State<W> {
+        let wpp = W::BLOCKS / 4;
+        let at = index * 8 * wpp;
+        let mut q = [W::load(&self.words[at..at + wpp]); 8];
+        for (j, plane) in q.iter_mut().enumerate().skip(1) {
+            *plane = W::load(&self.words[at + j * wpp..at + (j + 1) * wpp]);
+        }
+        q
+    }
+
+    /// States held.
+    pub fn len<W: Word>(&self) -> usize {
+        self.words.len() / (2 * W::BLOCKS)
+    }
+}
+
+/// Each key replicated into every block and packed (for [`rounds_only`]).
+#[inline(always)]
+pub(crate) fn slice_round_keys<W: Word>(keys: &[Block]) -> SlicedStates {
+    let mut out = SlicedStates::default();
+    for k in keys {
+        let mut copies = [*k; MAX_WORD_BYTES / 2];
+        out.push::<W>(&pack(&copies[..W::BLOCKS]));
+        copies.zeroize();
+    }
+    out
+}
+
+/// Full rounds with the given packed keys and no whitening (AEZ's AES4 and AES10).
+#[inline(always)]
+pub(crate) fn rounds_only<W: Word>(keys: &SlicedStates, blocks: &mut [Block]) {
+    let rounds = keys.len::<W>();
+    for chunk in blocks.chunks_mut(W::BLOCKS) {
+        let mut q = pack::<W>(chunk);
+        for r in 0..rounds {
+            full_round(&mut q, &keys.get(r));
+        }
+        unpack(&q, chunk);
+    }
+}
+
+/// Defines `RoundsOnly` for a bitsliced backend type; the entry points carry the backend's
+/// target features (none for ct64).
+macro_rules! sliced_rounds_only {
+    ($name:ty, $word:ty $(, $features:literal)?) => {
+        impl $name {
+            $(#[target_feature(enable = $features)])?
+            unsafe fn slice_round_keys_impl(keys: &[$crate::Block]) -> $crate::aes::bitsliced::SlicedStates {
+                $crate::aes::bitsliced::slice_round_keys::<$word>(keys)
+            }
+
+            $(#[target_feature(enable = $features)])?
+            unsafe fn rounds_only_impl(keys: &$crate::aes::bitsliced::SlicedStates, blocks: &mut [$crate::Block]) {
+                $crate::aes::bitsliced::rounds_only::<$word>(keys, blocks)
+            }
+        }
+
+        impl $crate::aes::RoundsOnly for $name {
+            type Keys = $crate::aes::bitsliced::SlicedStates;
+
+            fn prepare_round_keys(keys: &[$crate::Block]) -> Result<Self::Keys, $crate::Error> {
+                if !<Self as $crate::aes::Backend>::available() {
+                    return Err($crate::Error::BackendUnavailable {
+                        backend: <Self as $crate::aes::Backend>::NAME,
+                        requires: <Self as $crate::aes::Backend>::REQUIRES,
+                    });
+                }
+                // SAFETY: the features were checked just above.
+                Ok(unsafe { Self::slice_round_keys_impl(keys) })
+            }
+
+            fn rounds_only(keys: &Self::Keys, blocks: &mut [$crate::Block]) {
+                // SAFETY: keys for this backend exist only if `prepare_round_keys` found the
+                // features (ct64 needs none).
+                unsafe { Self::rounds_only_impl(keys, blocks) }
+            }
+        }
+    };
+}
+
+pub(crate) use sliced_rounds_only;
+
 /// Encrypts one packed state.
 #[inline(always)]
 pub(crate) fn encrypt_state<W: Word>(keys: &SlicedKeys, q: &mut State<W>) {

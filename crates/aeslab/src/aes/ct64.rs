@@ -115,6 +115,7 @@ pub struct Ct64 {
 }
 
 crate::ctr::bitsliced::sliced_face_backend!(Ct64, u64);
+super::bitsliced::sliced_rounds_only!(Ct64, u64);
 
 impl Backend for Ct64 {
     const NAME: &'static str = "ct64";

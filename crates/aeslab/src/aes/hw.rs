@@ -121,6 +121,74 @@ pub(crate) unsafe fn crypt_blocks<V: AesVec, const NR: usize, const DECRYPT: boo
     }
 }
 
+/// Full rounds with the `N` given keys and no whitening (AEZ's AES4, AES10), `IN_FLIGHT`
+/// registers at a time; a last partial register uses masked loads and stores.
+#[inline(always)]
+unsafe fn rounds_only<V: AesVec, const N: usize>(keys: &[Block], blocks: &mut [Block]) {
+    unsafe {
+        let mut k = [V::zero(); N];
+        for (r, key) in k.iter_mut().zip(keys) {
+            *r = V::broadcast(key);
+        }
+        let (lanes, n) = (V::LANES, blocks.len());
+        let p = blocks.as_mut_ptr();
+        let mut i = 0;
+        while i + IN_FLIGHT * lanes <= n {
+            let mut s = [V::zero(); IN_FLIGHT];
+            for (j, x) in s.iter_mut().enumerate() {
+                *x = V::load(p.add(i + j * lanes));
+            }
+            for key in &k {
+                for x in s.iter_mut() {
+                    *x = x.enc(*key);
+                }
+            }
+            for (j, x) in s.iter().enumerate() {
+                x.store(p.add(i + j * lanes));
+            }
+            i += IN_FLIGHT * lanes;
+        }
+        while i < n {
+            let m = (n - i).min(lanes);
+            let mut x = if m == lanes { V::load(p.add(i)) } else { V::load_partial(p.add(i), m) };
+            for key in &k {
+                x = x.enc(*key);
+            }
+            if m == lanes {
+                x.store(p.add(i));
+            } else {
+                x.store_partial(p.add(i), m);
+            }
+            i += m;
+        }
+    }
+}
+
+/// [`rounds_only`] unrolled for AEZ's 4 and 10 rounds (other counts: one round at a time).
+#[inline(always)]
+pub(crate) unsafe fn rounds_only_any<V: AesVec>(keys: &[Block], blocks: &mut [Block]) {
+    unsafe {
+        match keys.len() {
+            4 => rounds_only::<V, 4>(keys, blocks),
+            10 => rounds_only::<V, 10>(keys, blocks),
+            _ => {
+                for key in keys {
+                    rounds_only::<V, 1>(core::slice::from_ref(key), blocks);
+                }
+            }
+        }
+    }
+}
+
+/// Round keys for [`rounds_only`], wiped on drop.
+pub struct RoundKeyList(pub(crate) Vec<Block>);
+
+impl Drop for RoundKeyList {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.0);
+    }
+}
+
 /// Picks the unrolled body for the key's round count.
 #[inline(always)]
 pub(crate) unsafe fn crypt_any<V: AesVec, const DECRYPT: bool>(keys: &RoundKeys, blocks: &mut [Block]) {
@@ -164,6 +232,28 @@ macro_rules! aes_insn_backend {
             #[target_feature(enable = $features)]
             unsafe fn plain_impl(&self, ctr: u128, data: &mut [$crate::Block]) {
                 unsafe { $crate::ctr::hw::plain_xor_any::<$vec>(&self.enc, ctr, data) }
+            }
+
+            #[target_feature(enable = $features)]
+            unsafe fn rounds_only_impl(keys: &[$crate::Block], blocks: &mut [$crate::Block]) {
+                unsafe { $crate::aes::hw::rounds_only_any::<$vec>(keys, blocks) }
+            }
+        }
+
+        impl $crate::aes::RoundsOnly for $name {
+            type Keys = $crate::aes::hw::RoundKeyList;
+
+            fn prepare_round_keys(keys: &[$crate::Block]) -> Result<Self::Keys, $crate::Error> {
+                if !<Self as $crate::aes::Backend>::available() {
+                    return Err($crate::Error::BackendUnavailable { backend: $label, requires: $features });
+                }
+                Ok($crate::aes::hw::RoundKeyList(keys.to_vec()))
+            }
+
+            fn rounds_only(keys: &Self::Keys, blocks: &mut [$crate::Block]) {
+                // SAFETY: a `RoundKeyList` for this backend exists only if `prepare_round_keys`
+                // found the features.
+                unsafe { Self::rounds_only_impl(&keys.0, blocks) }
             }
         }
 

@@ -68,6 +68,18 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
     fn decrypt_blocks(&self, blocks: &mut [Block]);
 }
 
+/// Full AES rounds (SubBytes, ShiftRows, MixColumns, AddRoundKey) with caller-given round
+/// keys and no initial whitening: AEZ's AES4 and AES10. Implemented by the constant-time
+/// backends; `Keys` exists only where the CPU has the backend's features.
+pub(crate) trait RoundsOnly: Backend {
+    /// The round keys in the backend's form; wiped on drop.
+    type Keys: Send + Sync + 'static;
+    /// Prepares `keys` (one per round). Fails when the CPU lacks the backend.
+    fn prepare_round_keys(keys: &[Block]) -> Result<Self::Keys, Error>;
+    /// Every block through one full round per key.
+    fn rounds_only(keys: &Self::Keys, blocks: &mut [Block]);
+}
+
 /// Lists every backend once: the [`BackendKind`] variant, the type, and the architecture it
 /// exists on. Generates `BackendKind`, `AnyAes` and the matches between them.
 macro_rules! backends {

@@ -11,43 +11,8 @@ use core::marker::PhantomData;
 use zeroize::Zeroize;
 
 use crate::Block;
-use crate::aes::bitsliced::{self, MAX_WORD_BYTES, SlicedKeys, State, Word};
+use crate::aes::bitsliced::{self, MAX_WORD_BYTES, SlicedKeys, SlicedStates, State, Word};
 use crate::ctr::{FaceLevel, PerSegment, SegmentCache, run_by_segment, xor_blocks};
-
-/// Planes stored as `u64`s (one state per group, or one state for a segment constant).
-#[derive(Clone, Default)]
-pub(crate) struct SlicedStates {
-    words: Vec<u64>,
-}
-
-impl Zeroize for SlicedStates {
-    fn zeroize(&mut self) {
-        self.words.zeroize();
-    }
-}
-
-impl SlicedStates {
-    #[inline(always)]
-    fn push<W: Word>(&mut self, q: &State<W>) {
-        let wpp = W::BLOCKS / 4;
-        let at = self.words.len();
-        self.words.resize(at + 8 * wpp, 0);
-        for (j, plane) in q.iter().enumerate() {
-            plane.store(&mut self.words[at + j * wpp..at + (j + 1) * wpp]);
-        }
-    }
-
-    #[inline(always)]
-    fn get<W: Word>(&self, index: usize) -> State<W> {
-        let wpp = W::BLOCKS / 4;
-        let at = index * 8 * wpp;
-        let mut q = [W::load(&self.words[at..at + wpp]); 8];
-        for (j, plane) in q.iter_mut().enumerate().skip(1) {
-            *plane = W::load(&self.words[at + j * wpp..at + (j + 1) * wpp]);
-        }
-        q
-    }
-}
 
 /// Packs the 256 table entries in groups of `n` consecutive counters.
 #[inline(always)]
@@ -151,7 +116,7 @@ macro_rules! sliced_face_backend {
             }
 
             $(#[target_feature(enable = $features)])?
-            unsafe fn face_table_impl(&self, t: &[$crate::Block]) -> $crate::ctr::bitsliced::SlicedStates {
+            unsafe fn face_table_impl(&self, t: &[$crate::Block]) -> $crate::aes::bitsliced::SlicedStates {
                 $crate::ctr::bitsliced::prepare_table::<$word>(t)
             }
 
@@ -159,8 +124,8 @@ macro_rules! sliced_face_backend {
             unsafe fn face_run_impl(
                 &self,
                 level: $crate::ctr::FaceLevel,
-                table: &$crate::ctr::bitsliced::SlicedStates,
-                seg: &mut $crate::ctr::SegmentCache<$crate::ctr::bitsliced::SlicedStates>,
+                table: &$crate::aes::bitsliced::SlicedStates,
+                seg: &mut $crate::ctr::SegmentCache<$crate::aes::bitsliced::SlicedStates>,
                 ctr: u128,
                 data: &mut [$crate::Block],
                 wrap32: bool,
@@ -172,8 +137,8 @@ macro_rules! sliced_face_backend {
         // SAFETY (each call below): a value of this type exists only if `new` found the
         // target features of the entry point (ct64 has none).
         impl $crate::ctr::FaceBackend for $name {
-            type Table = $crate::ctr::bitsliced::SlicedStates;
-            type SegCache = $crate::ctr::SegmentCache<$crate::ctr::bitsliced::SlicedStates>;
+            type Table = $crate::aes::bitsliced::SlicedStates;
+            type SegCache = $crate::ctr::SegmentCache<$crate::aes::bitsliced::SlicedStates>;
 
             fn head(&self, blocks: &mut [$crate::Block], rounds: usize) {
                 unsafe { self.face_head_impl(blocks, rounds) }

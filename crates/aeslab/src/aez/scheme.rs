@@ -1,0 +1,284 @@
+//! AEZ-hash, AEZ-prf, AEZ-tiny and AEZ-core (AEZ v5 §1.5), over [`Tweakable`].
+//!
+//! AEZ-core's two passes are batched: the E calls of up to [`BATCH`] block pairs go to the
+//! backend together, so wide backends (VAES, bitsliced) fill their registers. The offsets are
+//! computed from public positions only; nothing here branches on or indexes by secret data
+//! (the 10* padding positions depend on lengths, which are public).
+
+use zeroize::Zeroize;
+
+use super::tweak::{IOffsets, Tweakable, to_block, to_u128};
+use crate::Block;
+
+/// Block pairs per backend call in AEZ-core.
+const BATCH: usize = 32;
+
+#[inline(always)]
+fn load(b: &[u8]) -> u128 {
+    u128::from_be_bytes(b[..16].try_into().unwrap())
+}
+
+#[inline(always)]
+fn store(b: &mut [u8], x: u128) {
+    b[..16].copy_from_slice(&x.to_be_bytes());
+}
+
+/// `bytes ‖ 10*` as a block (`bytes.len() < 16`).
+fn pad(bytes: &[u8]) -> u128 {
+    let mut b = [0u8; 16];
+    b[..bytes.len()].copy_from_slice(bytes);
+    b[bytes.len()] = 0x80;
+    to_u128(&b)
+}
+
+/// AES4 on a batch of (input ⊕ offset) values, in place.
+fn aes4_batch(t: &Tweakable, v: &mut [u128]) {
+    let mut blocks = [[0u8; 16]; 2 * BATCH];
+    for chunk in v.chunks_mut(2 * BATCH) {
+        let b = &mut blocks[..chunk.len()];
+        for (blk, x) in b.iter_mut().zip(chunk.iter()) {
+            *blk = to_block(*x);
+        }
+        t.rounds.aes4(b);
+        for (blk, x) in b.iter().zip(chunk.iter_mut()) {
+            *x = to_u128(blk);
+        }
+    }
+    blocks.zeroize();
+}
+
+/// AEZ-hash(N, A_1..A_k) with tag length `tau_bits`: E^{3,1}([τ]_128) ⊕ the hash of the nonce
+/// (j = 4) and of each AD string (j = 5, 6, …), full blocks at i = 1, 2, … and a 10*-padded
+/// final (or empty) block at i = 0.
+pub(crate) fn hash(t: &Tweakable, nonce: &[u8], ad: &[&[u8]], tau_bits: u32) -> u128 {
+    let mut inputs: Vec<u128> = vec![u128::from(tau_bits) ^ t.offset(3, 1)];
+    for (k, string) in core::iter::once(nonce).chain(ad.iter().copied()).enumerate() {
+        let jj = super::tweak::mul(4 + k as u64, t.j);
+        let full = string.len() / 16;
+        for (n, off) in IOffsets::starting_at(t, 1).take(full).enumerate() {
+            inputs.push(load(&string[16 * n..]) ^ jj ^ off);
+        }
+        let rest = &string[16 * full..];
+        if !rest.is_empty() || string.is_empty() {
+            inputs.push(pad(rest) ^ jj ^ t.i_offset(0));
+        }
+    }
+    aes4_batch(t, &mut inputs);
+    let sum = inputs.iter().fold(0, |acc, x| acc ^ x);
+    inputs.zeroize();
+    sum
+}
+
+/// AEZ-prf(Δ, τ): E^{−1,3}(Δ ⊕ [0]), E^{−1,3}(Δ ⊕ [1]), … truncated to τ bytes.
+pub(crate) fn prf(t: &Tweakable, delta: u128, out: &mut [u8]) {
+    let off = t.offset(-1, 3);
+    let mut blocks: Vec<Block> = (0..out.len().div_ceil(16)).map(|c| to_block(delta ^ c as u128 ^ off)).collect();
+    t.rounds.aes10(&mut blocks);
+    for (o, b) in out.chunks_mut(16).zip(&blocks) {
+        o.copy_from_slice(&b[..o.len()]);
+    }
+    blocks.zeroize();
+}
+
+/// Enciphers (`decrypt = false`) or deciphers `data` in place under tweak offset Δ.
+pub(crate) fn encipher(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
+    match data.len() {
+        0 => {}
+        1..=31 => tiny(t, delta, data, decrypt),
+        _ => core(t, delta, data, decrypt),
+    }
+}
+
+/// AEZ-tiny: a Feistel network on the two halves of a message of 1–31 bytes (halves of an
+/// odd length meet in the middle of a byte), 24/16/10/8 rounds by length. Messages under 16
+/// bytes get one more E^{0,3} call that fixes the top bit.
+fn tiny(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
+    let n = data.len();
+    let (rounds, i): (u32, u64) = match n {
+        1 => (24, 7),
+        2 => (16, 7),
+        3..=15 => (10, 7),
+        _ => (8, 6),
+    };
+    let (half, hl) = (n / 2, n.div_ceil(2));
+    let (mut l, mut r) = ([0u8; 16], [0u8; 16]);
+    l[..hl].copy_from_slice(&data[..hl]);
+    r[..hl].copy_from_slice(&data[half..half + hl]);
+    // With an odd length the right half starts mid-byte: shift it up a nibble, and pad the
+    // halves with 1000 after their last nibble instead of 10000000 after their last byte.
+    let (pad_bits, keep) = if n % 2 == 1 {
+        for k in 0..half {
+            r[k] = (r[k] << 4) | (r[k + 1] >> 4);
+        }
+        r[half] <<= 4;
+        (0x08u8, 0xf0u8)
+    } else {
+        (0x80, 0x00)
+    };
+    let msb_fix = |bytes: &[u8]| -> u8 {
+        let mut b = [0u8; 16];
+        b[..bytes.len()].copy_from_slice(bytes);
+        b[0] |= 0x80;
+        to_block(t.e(0, 3, to_u128(&b) ^ delta))[0] & 0x80
+    };
+    let (mut j, step): (i64, i64) = if decrypt {
+        if n < 16 {
+            l[0] ^= msb_fix(data);
+        }
+        (i64::from(rounds) - 1, -1)
+    } else {
+        (0, 1)
+    };
+    // One Feistel round: `dst ^= E^{0,i}(src-half ‖ pad ⊕ Δ ⊕ [round]_8)`.
+    let round = |src: &[u8; 16], dst: &mut [u8; 16], counter: i64| {
+        let mut b = [0u8; 16];
+        b[..hl].copy_from_slice(&src[..hl]);
+        b[half] = (b[half] & keep) | pad_bits;
+        let mut x = to_u128(&b) ^ delta;
+        x ^= (counter as u8) as u128;
+        let y = to_block(t.e(0, i, x));
+        for (d, v) in dst.iter_mut().zip(y) {
+            *d ^= v;
+        }
+    };
+    for _ in 0..rounds / 2 {
+        round(&r, &mut l, j);
+        round(&l, &mut r, j + step);
+        j += 2 * step;
+    }
+    let mut out = [0u8; 32];
+    out[..half].copy_from_slice(&r[..half]);
+    out[half..half + hl].copy_from_slice(&l[..hl]);
+    if n % 2 == 1 {
+        for k in (half + 1..n).rev() {
+            out[k] = (out[k] >> 4) | (out[k - 1] << 4);
+        }
+        out[half] = (l[0] >> 4) | (r[half] & 0xf0);
+    }
+    data.copy_from_slice(&out[..n]);
+    if n < 16 && !decrypt {
+        data[0] ^= msb_fix(data);
+    }
+    l.zeroize();
+    r.zeroize();
+    out.zeroize();
+}
+
+/// AEZ-core for messages of 32 bytes and more: pairs (M_i, M'_i), a fragment of 0–31 bytes,
+/// and the final pair (M_x, M_y). Two passes over the pairs, each batched.
+fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
+    let d = u64::from(decrypt);
+    let pairs = (data.len() - 32) / 32;
+    let frag = (data.len() - 32) % 32;
+    let (body, rest) = data.split_at_mut(32 * pairs);
+    let (fragment, last) = rest.split_at_mut(frag);
+    let (j0, j1, j2) = (0u128, t.j, super::tweak::mul(2, t.j));
+    let i0 = t.i_offset(0);
+
+    // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
+    let mut x = 0u128;
+    let mut a = [0u128; BATCH];
+    let mut b = [0u128; BATCH];
+    let mut offsets = IOffsets::starting_at(t, 1);
+    for group in body.chunks_mut(32 * BATCH) {
+        let k = group.len() / 32;
+        for (p, (v, off)) in a[..k].iter_mut().zip(offsets.by_ref()).enumerate() {
+            *v = load(&group[32 * p + 16..]) ^ j1 ^ off;
+        }
+        aes4_batch(t, &mut a[..k]);
+        for p in 0..k {
+            let w = load(&group[32 * p..]) ^ a[p];
+            store(&mut group[32 * p..], w);
+            b[p] = w ^ j0 ^ i0;
+        }
+        aes4_batch(t, &mut b[..k]);
+        for p in 0..k {
+            let xi = load(&group[32 * p + 16..]) ^ b[p];
+            store(&mut group[32 * p + 16..], xi);
+            x ^= xi;
+        }
+    }
+    // The fragment's contribution to X.
+    let frag_in: [u8; 32] = {
+        let mut f = [0u8; 32];
+        f[..frag].copy_from_slice(fragment);
+        f
+    };
+    if frag >= 16 {
+        x ^= t.e(0, 4, load(&frag_in));
+        x ^= t.e(0, 5, pad(&frag_in[16..frag]));
+    } else if frag > 0 {
+        x ^= t.e(0, 4, pad(&frag_in[..frag]));
+    }
+    // S from the final pair.
+    let (mx, my) = (load(last), load(&last[16..]));
+    let sx = mx ^ x ^ delta ^ t.e(0, 1 + d, my);
+    let sy = my ^ t.e(-1, 1 + d, sx);
+    let s = sx ^ sy;
+
+    // Pass 2: with E^{2,i}(S) removed from W_i and X_i, run the pair back through E^{0,0} and
+    // E^{1,i} and swap the halves; Y = ⊕ of the W_i ⊕ E^{2,i}(S).
+    let mut y = 0u128;
+    let mut offsets = IOffsets::starting_at(t, 1);
+    let mut c = [0u128; BATCH];
+    for group in body.chunks_mut(32 * BATCH) {
+        let k = group.len() / 32;
+        for (v, off) in c[..k].iter_mut().zip(offsets.by_ref()) {
+            *v = off;
+        }
+        for (p, v) in a[..k].iter_mut().enumerate() {
+            *v = s ^ (j2 ^ c[p]);
+        }
+        aes4_batch(t, &mut a[..k]);
+        for p in 0..k {
+            let out_l = load(&group[32 * p..]) ^ a[p];
+            let out_r = load(&group[32 * p + 16..]) ^ a[p];
+            y ^= out_l;
+            store(&mut group[32 * p..], out_l);
+            store(&mut group[32 * p + 16..], out_r);
+            b[p] = out_r ^ j0 ^ i0;
+        }
+        aes4_batch(t, &mut b[..k]);
+        for p in 0..k {
+            let out_l = load(&group[32 * p..]) ^ b[p];
+            store(&mut group[32 * p..], out_l);
+            a[p] = out_l ^ j1 ^ c[p];
+        }
+        aes4_batch(t, &mut a[..k]);
+        for p in 0..k {
+            let out_l = load(&group[32 * p..]);
+            let out_r = load(&group[32 * p + 16..]) ^ a[p];
+            // Swap the halves.
+            store(&mut group[32 * p..], out_r);
+            store(&mut group[32 * p + 16..], out_l);
+        }
+    }
+    // The fragment: XOR with E^{−1,4}(S) (and E^{−1,5}(S)), and its contribution to Y.
+    if frag >= 16 {
+        let cu = load(&frag_in) ^ t.e(-1, 4, s);
+        store(fragment, cu);
+        y ^= t.e(0, 4, cu);
+        let ks = to_block(t.e(-1, 5, s));
+        let mut cv = [0u8; 16];
+        for (o, (m, k)) in cv.iter_mut().zip(frag_in[16..frag].iter().zip(ks)) {
+            *o = m ^ k;
+        }
+        fragment[16..].copy_from_slice(&cv[..frag - 16]);
+        y ^= t.e(0, 5, pad(&cv[..frag - 16]));
+    } else if frag > 0 {
+        let ks = to_block(t.e(-1, 4, s));
+        let mut cu = [0u8; 16];
+        for (o, (m, k)) in cu.iter_mut().zip(frag_in[..frag].iter().zip(ks)) {
+            *o = m ^ k;
+        }
+        fragment.copy_from_slice(&cu[..frag]);
+        y ^= t.e(0, 4, pad(&cu[..frag]));
+    }
+    // The final pair, swapped.
+    let cx = sx ^ t.e(-1, 2 - d, sy);
+    let cy = sy ^ t.e(0, 2 - d, cx) ^ delta ^ y;
+    store(last, cy);
+    store(&mut last[16..], cx);
+    a.zeroize();
+    b.zeroize();
+}

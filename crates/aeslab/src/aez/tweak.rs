@@ -1,0 +1,209 @@
+//! AEZ's tweakable blockcipher E^{j,i}_K (AEZ v5 §1.5), written once over the AES backends.
+//!
+//! - `E^{−1,i}(X) = AES10(X ⊕ i·L)`, ten full rounds with keys I, J, L, I, J, L, I, J, L, I;
+//! - `E^{j,i}(X) = AES4(X ⊕ j·J ⊕ 2^⌈i/8⌉·I ⊕ (i mod 8)·L)` for j ≥ 0, four full rounds with
+//!   keys J, I, L, 0.
+//!
+//! Neither has initial whitening. The offsets are multiples in GF(2^128) of secret blocks by
+//! *public* integers (j and i are positions, not data); doubling is branch-free.
+
+use zeroize::Zeroize;
+
+use crate::aes::{BackendKind, RoundsOnly};
+use crate::{Block, Error};
+
+/// Doubling in GF(2^128) (big-endian blocks, x^128 + x^7 + x^2 + x + 1), without a branch on
+/// the secret top bit.
+#[inline(always)]
+pub(crate) fn dbl(x: u128) -> u128 {
+    (x << 1) ^ (0u128.wrapping_sub(x >> 127) & 0x87)
+}
+
+/// `n·x` for a public integer `n` (double-and-add over the bits of `n`).
+pub(crate) fn mul(mut n: u64, x: u128) -> u128 {
+    let (mut acc, mut p) = (0u128, x);
+    while n != 0 {
+        if n & 1 != 0 {
+            acc ^= p;
+        }
+        p = dbl(p);
+        n >>= 1;
+    }
+    acc
+}
+
+#[inline(always)]
+pub(crate) fn to_u128(b: &Block) -> u128 {
+    u128::from_be_bytes(*b)
+}
+
+#[inline(always)]
+pub(crate) fn to_block(x: u128) -> Block {
+    x.to_be_bytes()
+}
+
+/// AES4 and AES10 on batches of blocks, on one backend.
+pub(crate) trait AezRounds: Send + Sync {
+    fn aes4(&self, blocks: &mut [Block]);
+    fn aes10(&self, blocks: &mut [Block]);
+}
+
+struct Engine<B: RoundsOnly> {
+    aes4: B::Keys,
+    aes10: B::Keys,
+}
+
+impl<B: RoundsOnly> AezRounds for Engine<B> {
+    fn aes4(&self, blocks: &mut [Block]) {
+        B::rounds_only(&self.aes4, blocks);
+    }
+    fn aes10(&self, blocks: &mut [Block]) {
+        B::rounds_only(&self.aes10, blocks);
+    }
+}
+
+fn engine<B: RoundsOnly>(i: &Block, j: &Block, l: &Block) -> Result<Box<dyn AezRounds>, Error> {
+    let mut aes4 = [*j, *i, *l, [0u8; 16]];
+    let mut aes10 = [*i, *j, *l, *i, *j, *l, *i, *j, *l, *i];
+    let e = Engine::<B> { aes4: B::prepare_round_keys(&aes4)?, aes10: B::prepare_round_keys(&aes10)? };
+    aes4.zeroize();
+    aes10.zeroize();
+    Ok(Box::new(e))
+}
+
+/// The AES rounds for AEZ on a backend. AEZ is constant-time throughout, so the variable-time
+/// `table` backend is refused.
+pub(crate) fn engine_for(kind: BackendKind, i: &Block, j: &Block, l: &Block) -> Result<Box<dyn AezRounds>, Error> {
+    use crate::aes::*;
+    match kind {
+        BackendKind::Table => Err(Error::VariableTime { backend: kind.name(), scheme: "AEZ" }),
+        BackendKind::Ct64 => engine::<Ct64>(i, j, l),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::BitsliceSse => engine::<BitsliceSse>(i, j, l),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::BitsliceAvx2 => engine::<BitsliceAvx2>(i, j, l),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::BitsliceAvx512 => engine::<BitsliceAvx512>(i, j, l),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Aesni => engine::<Aesni>(i, j, l),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Vaes256 => engine::<Vaes256>(i, j, l),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Vaes512 => engine::<Vaes512>(i, j, l),
+    }
+}
+
+/// E^{j,i}_K for one key: the extracted I, J, L, the offsets that depend only on them, and the
+/// AES rounds.
+pub(crate) struct Tweakable {
+    pub(crate) rounds: Box<dyn AezRounds>,
+    pub(crate) i: u128,
+    pub(crate) j: u128,
+    /// `k·L` for k = 0..8.
+    l_mult: [u128; 8],
+    pub(crate) kind: BackendKind,
+}
+
+impl Drop for Tweakable {
+    fn drop(&mut self) {
+        self.i.zeroize();
+        self.j.zeroize();
+        self.l_mult.zeroize();
+    }
+}
+
+impl Tweakable {
+    pub fn new(key: &[u8; 48], kind: BackendKind) -> Result<Self, Error> {
+        let (i, j, l): (Block, Block, Block) =
+            (key[..16].try_into().unwrap(), key[16..32].try_into().unwrap(), key[32..].try_into().unwrap());
+        let rounds = engine_for(kind, &i, &j, &l)?;
+        let lu = to_u128(&l);
+        let l_mult = core::array::from_fn(|k| mul(k as u64, lu));
+        Ok(Tweakable { rounds, i: to_u128(&i), j: to_u128(&j), l_mult, kind })
+    }
+
+    pub fn l(&self) -> u128 {
+        self.l_mult[1]
+    }
+
+    /// `2^⌈i/8⌉·I ⊕ (i mod 8)·L`: the part of the AES4 offset that depends on i.
+    pub fn i_offset(&self, i: u64) -> u128 {
+        let mut p = self.i;
+        for _ in 0..i.div_ceil(8) {
+            p = dbl(p);
+        }
+        p ^ self.l_mult[(i % 8) as usize]
+    }
+
+    /// The offset of E^{j,i}: the block XORed into the input before the AES rounds.
+    pub fn offset(&self, j: i64, i: u64) -> u128 {
+        if j < 0 { mul(i, self.l()) } else { mul(j as u64, self.j) ^ self.i_offset(i) }
+    }
+
+    /// E^{j,i}_K(x) for one block.
+    pub fn e(&self, j: i64, i: u64, x: u128) -> u128 {
+        let mut b = [to_block(x ^ self.offset(j, i))];
+        if j < 0 {
+            self.rounds.aes10(&mut b);
+        } else {
+            self.rounds.aes4(&mut b);
+        }
+        to_u128(&b[0])
+    }
+}
+
+/// The offsets `2^⌈i/8⌉·I ⊕ (i mod 8)·L` for i = start, start + 1, …, updated as i grows
+/// (one doubling every eight steps).
+pub(crate) struct IOffsets<'a> {
+    t: &'a Tweakable,
+    i: u64,
+    power: u128,
+}
+
+impl<'a> IOffsets<'a> {
+    pub fn starting_at(t: &'a Tweakable, i: u64) -> Self {
+        let mut power = t.i;
+        for _ in 0..i.div_ceil(8) {
+            power = dbl(power);
+        }
+        IOffsets { t, i, power }
+    }
+}
+
+impl Iterator for IOffsets<'_> {
+    type Item = u128;
+    #[inline]
+    fn next(&mut self) -> Option<u128> {
+        let out = self.power ^ self.t.l_mult[(self.i % 8) as usize];
+        // ⌈i/8⌉ grows when i moves from a multiple of 8 to the next.
+        if self.i % 8 == 0 {
+            self.power = dbl(self.power);
+        }
+        self.i += 1;
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doubling_reduces_by_0x87() {
+        assert_eq!(dbl(1), 2);
+        assert_eq!(dbl(1 << 127), 0x87);
+        assert_eq!(mul(3, 1 << 127), (1 << 127) ^ 0x87);
+        assert_eq!(mul(0, 12345), 0);
+    }
+
+    #[test]
+    fn incremental_offsets_match_direct_ones() {
+        let key: [u8; 48] = core::array::from_fn(|k| (k * 29 + 7) as u8);
+        let t = Tweakable::new(&key, BackendKind::Ct64).unwrap();
+        for start in [0u64, 1, 7, 8, 9, 63, 64, 65] {
+            for (k, off) in IOffsets::starting_at(&t, start).take(40).enumerate() {
+                assert_eq!(off, t.i_offset(start + k as u64), "start {start} step {k}");
+            }
+        }
+    }
+}
