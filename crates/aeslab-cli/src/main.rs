@@ -4,10 +4,14 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod aez_cmd;
+mod bench_aez;
 mod bench_ctr;
 mod cpu;
 mod ctr;
+mod go_peers;
 mod instr;
+mod kat;
 mod markdown;
 mod peers;
 mod pipeline;
@@ -33,6 +37,16 @@ enum Command {
     Pipeline(pipeline::PipelineArgs),
     /// AES-CTR: read stdin, write stdout (the same command decrypts).
     Ctr(ctr::CtrArgs),
+    /// AEZ v5: seal (encrypt) or open (decrypt and authenticate) stdin to stdout.
+    Aez {
+        #[command(subcommand)]
+        which: aez_cmd::AezCommand,
+    },
+    /// Run a known-answer file: prints `N passed, M failed` and fails if any failed.
+    Kat {
+        #[command(subcommand)]
+        which: kat::KatCommand,
+    },
     /// Benchmarks against the peers, in calibrated core cycles.
     Bench {
         #[command(subcommand)]
@@ -47,6 +61,8 @@ enum BenchCommand {
     /// AES-CTR, every backend × FACE level, with OpenSSL, aws-lc-rs and RustCrypto (seed 003's
     /// Tables 3 and 4).
     Ctr(bench_ctr::BenchCtrArgs),
+    /// AEZ, every constant-time path, with zears and Yawning's Go AEZ (seed 002's table).
+    Aez(bench_aez::BenchAezArgs),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -77,6 +93,9 @@ fn main() -> ExitCode {
         Command::Instr(args) => instr::run(&args),
         Command::Pipeline(args) => pipeline::run(&args),
         Command::Bench { which: BenchCommand::Ctr(args) } => bench_ctr::run(&args),
+        Command::Bench { which: BenchCommand::Aez(args) } => bench_aez::run(&args),
+        Command::Aez { which } => aez_cmd::run(&which),
+        Command::Kat { which } => kat::run(&which),
         Command::Report(args) => report::run(&args),
     };
     match result {

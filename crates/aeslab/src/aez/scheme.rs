@@ -31,42 +31,37 @@ fn pad(bytes: &[u8]) -> u128 {
     to_u128(&b)
 }
 
-/// AES4 on a batch of (input ⊕ offset) values, in place.
-fn aes4_batch(t: &Tweakable, v: &mut [u128]) {
-    let mut blocks = [[0u8; 16]; 2 * BATCH];
-    for chunk in v.chunks_mut(2 * BATCH) {
-        let b = &mut blocks[..chunk.len()];
-        for (blk, x) in b.iter_mut().zip(chunk.iter()) {
-            *blk = to_block(*x);
-        }
-        t.rounds.aes4(b);
-        for (blk, x) in b.iter().zip(chunk.iter_mut()) {
-            *x = to_u128(blk);
-        }
-    }
-    blocks.zeroize();
+/// XOR of two blocks (byte order does not matter for XOR).
+#[inline(always)]
+fn xor(a: &Block, b: &Block) -> Block {
+    (u128::from_ne_bytes(*a) ^ u128::from_ne_bytes(*b)).to_ne_bytes()
+}
+
+#[inline(always)]
+fn block_at(bytes: &[u8]) -> Block {
+    bytes[..16].try_into().unwrap()
 }
 
 /// AEZ-hash(N, A_1..A_k) with tag length `tau_bits`: E^{3,1}([τ]_128) ⊕ the hash of the nonce
 /// (j = 4) and of each AD string (j = 5, 6, …), full blocks at i = 1, 2, … and a 10*-padded
 /// final (or empty) block at i = 0.
 pub(crate) fn hash(t: &Tweakable, nonce: &[u8], ad: &[&[u8]], tau_bits: u32) -> u128 {
-    let mut inputs: Vec<u128> = vec![u128::from(tau_bits) ^ t.offset(3, 1)];
+    let mut inputs: Vec<Block> = vec![to_block(u128::from(tau_bits) ^ t.offset(3, 1))];
     for (k, string) in core::iter::once(nonce).chain(ad.iter().copied()).enumerate() {
         let jj = super::tweak::mul(4 + k as u64, t.j);
         let full = string.len() / 16;
         for (n, off) in IOffsets::starting_at(t, 1).take(full).enumerate() {
-            inputs.push(load(&string[16 * n..]) ^ jj ^ off);
+            inputs.push(to_block(load(&string[16 * n..]) ^ jj ^ off));
         }
         let rest = &string[16 * full..];
         if !rest.is_empty() || string.is_empty() {
-            inputs.push(pad(rest) ^ jj ^ t.i_offset(0));
+            inputs.push(to_block(pad(rest) ^ jj ^ t.i_offset(0)));
         }
     }
-    aes4_batch(t, &mut inputs);
-    let sum = inputs.iter().fold(0, |acc, x| acc ^ x);
+    t.rounds.aes4(&mut inputs);
+    let sum = inputs.iter().fold([0u8; 16], |acc, x| xor(&acc, x));
     inputs.zeroize();
-    sum
+    to_u128(&sum)
 }
 
 /// AEZ-prf(Δ, τ): E^{−1,3}(Δ ⊕ [0]), E^{−1,3}(Δ ⊕ [1]), … truncated to τ bytes.
@@ -176,28 +171,35 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let i0 = t.i_offset(0);
 
     // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
-    let mut x = 0u128;
-    let mut a = [0u128; BATCH];
-    let mut b = [0u128; BATCH];
+    // Offsets as blocks: E^{1,i} adds J ⊕ off_i, E^{0,0} adds I.
+    let (j1b, j2b, i0b) = (to_block(j1), to_block(j2), to_block(j0 ^ i0));
+    let mut x = [0u8; 16];
+    let mut a = [[0u8; 16]; BATCH];
+    let mut b = [[0u8; 16]; BATCH];
+    let mut c = [[0u8; 16]; BATCH];
     let mut offsets = IOffsets::starting_at(t, 1);
     for group in body.chunks_mut(32 * BATCH) {
         let k = group.len() / 32;
-        for (p, (v, off)) in a[..k].iter_mut().zip(offsets.by_ref()).enumerate() {
-            *v = load(&group[32 * p + 16..]) ^ j1 ^ off;
+        for (p, off) in c[..k].iter_mut().zip(offsets.by_ref()) {
+            *p = xor(&j1b, &to_block(off));
         }
-        aes4_batch(t, &mut a[..k]);
         for p in 0..k {
-            let w = load(&group[32 * p..]) ^ a[p];
-            store(&mut group[32 * p..], w);
-            b[p] = w ^ j0 ^ i0;
+            a[p] = xor(&block_at(&group[32 * p + 16..]), &c[p]);
         }
-        aes4_batch(t, &mut b[..k]);
+        t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
-            let xi = load(&group[32 * p + 16..]) ^ b[p];
-            store(&mut group[32 * p + 16..], xi);
-            x ^= xi;
+            let w = xor(&block_at(&group[32 * p..]), &a[p]);
+            group[32 * p..32 * p + 16].copy_from_slice(&w);
+            b[p] = xor(&w, &i0b);
+        }
+        t.rounds.aes4(&mut b[..k]);
+        for p in 0..k {
+            let xi = xor(&block_at(&group[32 * p + 16..]), &b[p]);
+            group[32 * p + 16..32 * p + 32].copy_from_slice(&xi);
+            x = xor(&x, &xi);
         }
     }
+    let mut x = to_u128(&x);
     // The fragment's contribution to X.
     let frag_in: [u8; 32] = {
         let mut f = [0u8; 32];
@@ -218,41 +220,40 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
 
     // Pass 2: with E^{2,i}(S) removed from W_i and X_i, run the pair back through E^{0,0} and
     // E^{1,i} and swap the halves; Y = ⊕ of the W_i ⊕ E^{2,i}(S).
-    let mut y = 0u128;
+    let mut y = [0u8; 16];
+    let sb = to_block(s);
     let mut offsets = IOffsets::starting_at(t, 1);
-    let mut c = [0u128; BATCH];
     for group in body.chunks_mut(32 * BATCH) {
         let k = group.len() / 32;
-        for (v, off) in c[..k].iter_mut().zip(offsets.by_ref()) {
-            *v = off;
+        for (n, off) in offsets.by_ref().take(k).enumerate() {
+            c[n] = to_block(off);
+            a[n] = xor(&sb, &xor(&j2b, &c[n]));
         }
-        for (p, v) in a[..k].iter_mut().enumerate() {
-            *v = s ^ (j2 ^ c[p]);
-        }
-        aes4_batch(t, &mut a[..k]);
+        t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
-            let out_l = load(&group[32 * p..]) ^ a[p];
-            let out_r = load(&group[32 * p + 16..]) ^ a[p];
-            y ^= out_l;
-            store(&mut group[32 * p..], out_l);
-            store(&mut group[32 * p + 16..], out_r);
-            b[p] = out_r ^ j0 ^ i0;
+            let out_l = xor(&block_at(&group[32 * p..]), &a[p]);
+            let out_r = xor(&block_at(&group[32 * p + 16..]), &a[p]);
+            y = xor(&y, &out_l);
+            group[32 * p..32 * p + 16].copy_from_slice(&out_l);
+            group[32 * p + 16..32 * p + 32].copy_from_slice(&out_r);
+            b[p] = xor(&out_r, &i0b);
         }
-        aes4_batch(t, &mut b[..k]);
+        t.rounds.aes4(&mut b[..k]);
         for p in 0..k {
-            let out_l = load(&group[32 * p..]) ^ b[p];
-            store(&mut group[32 * p..], out_l);
-            a[p] = out_l ^ j1 ^ c[p];
+            let out_l = xor(&block_at(&group[32 * p..]), &b[p]);
+            group[32 * p..32 * p + 16].copy_from_slice(&out_l);
+            a[p] = xor(&out_l, &xor(&j1b, &c[p]));
         }
-        aes4_batch(t, &mut a[..k]);
+        t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
-            let out_l = load(&group[32 * p..]);
-            let out_r = load(&group[32 * p + 16..]) ^ a[p];
+            let out_l = block_at(&group[32 * p..]);
+            let out_r = xor(&block_at(&group[32 * p + 16..]), &a[p]);
             // Swap the halves.
-            store(&mut group[32 * p..], out_r);
-            store(&mut group[32 * p + 16..], out_l);
+            group[32 * p..32 * p + 16].copy_from_slice(&out_r);
+            group[32 * p + 16..32 * p + 32].copy_from_slice(&out_l);
         }
     }
+    let mut y = to_u128(&y);
     // The fragment: XOR with E^{−1,4}(S) (and E^{−1,5}(S)), and its contribution to Y.
     if frag >= 16 {
         let cu = load(&frag_in) ^ t.e(-1, 4, s);
@@ -281,4 +282,5 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     store(&mut last[16..], cx);
     a.zeroize();
     b.zeroize();
+    c.zeroize();
 }

@@ -1,0 +1,268 @@
+//! `aeslab bench aez`: every AEZ path against zears and Yawning's Go AEZ (assembly and
+//! `noasm`), in seed 002's layout: ns/op and MB/s per message size, plus cycles/byte.
+
+use std::fmt::Write as _;
+
+use aeslab::aes::BackendKind;
+use aeslab::aez::Aez;
+use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use crate::CliResult;
+use crate::go_peers;
+use crate::progress::Progress;
+
+/// Seed 002's message sizes.
+pub const SEED_SIZES: [usize; 11] = [1, 32, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 1_024_768];
+
+#[derive(Args, Clone)]
+pub struct BenchAezArgs {
+    /// Message sizes in bytes (default: seed 002's).
+    #[arg(long, value_delimiter = ',')]
+    pub sizes: Vec<usize>,
+    /// Only these aeslab paths (default: every constant-time backend available).
+    #[arg(long, value_delimiter = ',')]
+    pub backends: Vec<String>,
+    /// Print JSON records instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Fewer samples.
+    #[arg(long)]
+    pub quick: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AezRecord {
+    #[serde(rename = "impl")]
+    pub implementation: String,
+    pub backend: String,
+    pub bytes: usize,
+    pub ns_per_op: f64,
+    pub mb_per_s: f64,
+    #[serde(default)]
+    pub cycles_per_byte: f64,
+}
+
+pub struct AezBench {
+    pub records: Vec<AezRecord>,
+    pub cal: Calibration,
+    pub notes: Vec<String>,
+}
+
+/// The inputs every implementation encrypts (the Go peer uses the same): a 48-byte key, a
+/// 16-byte nonce, no AD, tau 16.
+fn fill(n: usize, mul: usize, add: usize) -> Vec<u8> {
+    (0..n).map(|i| (i * mul + add) as u8).collect()
+}
+
+impl BenchAezArgs {
+    fn sizes(&self) -> Vec<usize> {
+        if self.sizes.is_empty() { SEED_SIZES.to_vec() } else { self.sizes.clone() }
+    }
+
+    fn kinds(&self) -> Result<Vec<BackendKind>, String> {
+        let all: Vec<BackendKind> = BackendKind::available_kinds().filter(|k| k.constant_time()).collect();
+        if self.backends.is_empty() {
+            return Ok(all);
+        }
+        self.backends
+            .iter()
+            .map(|n| {
+                let k = BackendKind::from_name(n).map_err(|e| e.to_string())?;
+                if !k.constant_time() {
+                    return Err(format!("backend `{n}` is variable-time; AEZ runs only on constant-time backends"));
+                }
+                if !k.available() {
+                    return Err(format!("backend `{n}` is not available on this CPU (it requires {})", k.requires()));
+                }
+                Ok(k)
+            })
+            .collect()
+    }
+}
+
+pub fn measure(args: &BenchAezArgs, progress: &Progress) -> Result<AezBench, String> {
+    let sizes = args.sizes();
+    let kinds = args.kinds()?;
+    let (key, nonce) = (fill(48, 7, 1), fill(16, 1, 0));
+    let plan = if args.quick { Plan::QUICK } else { Plan::FULL };
+    let mut cal = calibrate();
+    let mut records = Vec::new();
+    let mut notes = Vec::new();
+
+    let ours: Vec<(BackendKind, Aez)> =
+        kinds.iter().map(|&k| Aez::with_backend(&key, k).map(|a| (k, a)).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+    let zears = zears::Aez::new(&key);
+    for &size in &sizes {
+        progress.step(&format!("bench aez: {size} bytes"));
+        cal.refresh();
+        let msg = fill(size, 3, 0);
+        // Every implementation must produce the same ciphertext before it is timed.
+        let expect = ours[0].1.encrypt(&nonce, &[], 16, &msg);
+        for (k, a) in &ours {
+            if a.encrypt(&nonce, &[], 16, &msg) != expect {
+                return Err(format!("aeslab {k} produced a different AEZ ciphertext for {size} bytes"));
+            }
+        }
+        if zears.encrypt(&nonce, &[], 16, &msg) != expect {
+            return Err(format!("zears produced a different AEZ ciphertext for {size} bytes"));
+        }
+        let mut bufs: Vec<Vec<u8>> = (0..=ours.len()).map(|_| vec![0u8; size + 16]).collect();
+        let (zbuf, obufs) = bufs.split_last_mut().expect("at least one buffer");
+        let mut jobs: Vec<Box<dyn FnMut() + '_>> = Vec::new();
+        for ((_, a), buf) in ours.iter().zip(obufs.iter_mut()) {
+            let nonce = &nonce;
+            jobs.push(Box::new(move || a.encrypt_in_place(nonce, &[], 16, buf)));
+        }
+        let zears_ref = &zears;
+        let nonce_ref = &nonce;
+        jobs.push(Box::new(move || zears_ref.encrypt_inplace(nonce_ref, &[], 16, zbuf)));
+        let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
+        let timings = interleaved(cal.clock, plan, &mut refs);
+        let names = ours.iter().map(|(k, _)| ("aeslab", k.name().to_string())).chain([("zears", "aes 0.8 (autodetect)".to_string())]);
+        for ((implementation, backend), t) in names.zip(timings) {
+            let ns = t.nanos(&cal);
+            records.push(AezRecord {
+                implementation: implementation.into(),
+                backend,
+                bytes: size,
+                ns_per_op: ns,
+                mb_per_s: size as f64 / ns * 1e3,
+                cycles_per_byte: t.cycles(&cal) / size.max(1) as f64,
+            });
+        }
+    }
+
+    // Yawning's Go AEZ, with and without assembly, when Go is installed.
+    for noasm in [false, true] {
+        progress.step(&format!("bench aez: Go peer{}", if noasm { " (noasm)" } else { "" }));
+        match go_records(noasm, &sizes, args.quick, &key, &nonce, &cal) {
+            Ok(mut r) => records.append(&mut r),
+            Err(e) => notes.push(format!("Yawning's Go AEZ{} was not measured: {e}", if noasm { " (noasm)" } else { "" })),
+        }
+    }
+    Ok(AezBench { records, cal, notes })
+}
+
+fn go_records(noasm: bool, sizes: &[usize], quick: bool, key: &[u8], nonce: &[u8], cal: &Calibration) -> Result<Vec<AezRecord>, String> {
+    let bin = go_peers::binary(noasm)?;
+    // Check the peer's output against ours first.
+    let check = go_peers::run(&bin, &["aez-check", "-size", "100"])?;
+    let expect = hex::encode(Aez::new(key).encrypt(nonce, &[], 16, &fill(100, 3, 0)));
+    if check.trim() != expect {
+        return Err("its ciphertext differs from aeslab's".into());
+    }
+    let list = sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+    let mut argv = vec!["aez", "-sizes", &list];
+    if quick {
+        argv.push("-quick");
+    }
+    let out = go_peers::run(&bin, &argv)?;
+    let mut records: Vec<AezRecord> = serde_json::from_str(&out).map_err(|e| format!("unreadable output: {e}"))?;
+    // Go measured wall time; convert with this process's calibration.
+    let cycles_per_ns = cal.cycles_per_tick * cal.ticks_per_ns;
+    for r in &mut records {
+        r.cycles_per_byte = r.ns_per_op * cycles_per_ns / r.bytes.max(1) as f64;
+    }
+    Ok(records)
+}
+
+/// Seed 002's table, one block of rows per implementation, then a computed summary.
+pub fn markdown(b: &AezBench) -> String {
+    let mut groups: Vec<(String, String)> = Vec::new();
+    for r in &b.records {
+        let g = (r.implementation.clone(), r.backend.clone());
+        if !groups.contains(&g) {
+            groups.push(g);
+        }
+    }
+    let header = ["Version", "Message Size", "ns/op", "MB/s", "cycles/byte"].map(String::from);
+    let mut rows = Vec::new();
+    for (i, (implementation, backend)) in groups.iter().enumerate() {
+        if i > 0 {
+            rows.push(vec![String::new(); 5]);
+        }
+        for (n, r) in b.records.iter().filter(|r| &r.implementation == implementation && &r.backend == backend).enumerate() {
+            let name = if n == 0 { format!("{implementation} {backend}") } else { String::new() };
+            rows.push(vec![
+                name,
+                r.bytes.to_string(),
+                format!("{:.0}", r.ns_per_op),
+                format!("{:.2}", r.mb_per_s),
+                format!("{:.3}", r.cycles_per_byte),
+            ]);
+        }
+    }
+    let mut s = String::from("AEZ encryption, tau 16, no AD:\n\n");
+    s += &crate::markdown::table(&header, &rows);
+    s += &summary(b);
+    for n in &b.notes {
+        let _ = writeln!(s, "\nNote: {n}");
+    }
+    s
+}
+
+fn at<'a>(b: &'a AezBench, implementation: &str, bytes: usize) -> impl Iterator<Item = &'a AezRecord> {
+    let implementation = implementation.to_string();
+    b.records.iter().filter(move |r| r.implementation == implementation && r.bytes == bytes)
+}
+
+fn summary(b: &AezBench) -> String {
+    let mut s = String::from("\nSummary (computed from the table above):\n\n");
+    let sizes: Vec<usize> = {
+        let mut v: Vec<usize> = b.records.iter().map(|r| r.bytes).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let main = sizes.iter().copied().min_by_key(|x| x.abs_diff(16384)).unwrap_or(0);
+    let best = |bytes: usize, ct_only: bool| {
+        at(b, "aeslab", bytes)
+            .filter(|r| !ct_only || BackendKind::from_name(&r.backend).is_ok_and(|k| !matches!(k.name(), "aesni" | "vaes256" | "vaes512")))
+            .min_by(|x, y| x.ns_per_op.total_cmp(&y.ns_per_op))
+    };
+    if let Some(top) = best(main, false) {
+        let _ = write!(s, "- {main} B: fastest aeslab path is {} at {:.3} cycles/byte ({:.0} MB/s)", top.backend, top.cycles_per_byte, top.mb_per_s);
+        for peer in ["yawning-aez-go", "zears"] {
+            if let Some(p) = at(b, peer, main).next() {
+                let _ = write!(s, "; {:.2}× {peer}", p.ns_per_op / top.ns_per_op);
+            }
+        }
+        s += ".\n";
+    }
+    if let (Some(ct), Some(noasm)) = (best(main, true), at(b, "yawning-aez-go-noasm", main).next()) {
+        let _ = writeln!(
+            s,
+            "- Constant-time software, {main} B: aeslab {} at {:.1} cycles/byte, {:.2}× Yawning's noasm path.",
+            ct.backend,
+            ct.cycles_per_byte,
+            noasm.ns_per_op / ct.ns_per_op
+        );
+    }
+    for short in [1usize, 32] {
+        if let Some(top) = best(short, false) {
+            let _ = write!(s, "- {short} B: aeslab {} {:.0} ns", top.backend, top.ns_per_op);
+            for peer in ["yawning-aez-go", "yawning-aez-go-noasm", "zears"] {
+                if let Some(p) = at(b, peer, short).next() {
+                    let _ = write!(s, "; {peer} {:.0} ns", p.ns_per_op);
+                }
+            }
+            s += ".\n";
+        }
+    }
+    s
+}
+
+pub fn run(args: &BenchAezArgs) -> CliResult {
+    let progress = Progress::new(!args.json);
+    let bench = measure(args, &progress)?;
+    progress.finish();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&bench.records).map_err(|e| e.to_string())?);
+    } else {
+        println!("# aeslab bench aez\n\n{} · {:.4} core cycles/tick\n", aeslab_measure::machine::cpu_model(), bench.cal.cycles_per_tick);
+        print!("{}", markdown(&bench));
+    }
+    Ok(())
+}

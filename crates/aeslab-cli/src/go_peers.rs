@@ -1,0 +1,51 @@
+//! The Go peers (`peers/go`): built with the `go` on PATH into the target directory, then run
+//! as child processes that print JSON records.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// The Go module's directory, as it was when aeslab was built.
+fn module_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../peers/go")
+}
+
+/// Builds (once per process) and returns the peer binary, with the `noasm` tag or without.
+/// An error says why the Go peers are skipped.
+pub fn binary(noasm: bool) -> Result<PathBuf, String> {
+    let dir = module_dir();
+    if !dir.join("go.mod").exists() {
+        return Err(format!("the Go peer module is not at {}", dir.display()));
+    }
+    let go = which_go().ok_or("`go` is not on PATH")?;
+    let out_dir = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(|p| p.join("go-peers")))
+        .unwrap_or_else(|| std::env::temp_dir().join("aeslab-go-peers"));
+    std::fs::create_dir_all(&out_dir).map_err(|e| e.to_string())?;
+    let bin = out_dir.join(if noasm { "peers-noasm" } else { "peers" });
+    let mut cmd = Command::new(go);
+    cmd.current_dir(&dir).arg("build").arg("-o").arg(&bin);
+    if noasm {
+        cmd.args(["-tags", "noasm"]);
+    }
+    let out = cmd.arg(".").output().map_err(|e| format!("running go build: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("go build failed: {}", err.lines().last().unwrap_or("").trim()));
+    }
+    Ok(bin)
+}
+
+fn which_go() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|p| p.join("go")).find(|p| p.is_file())
+}
+
+/// Runs the peer and returns its stdout.
+pub fn run(bin: &PathBuf, args: &[&str]) -> Result<String, String> {
+    let out = Command::new(bin).args(args).output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    String::from_utf8(out.stdout).map_err(|e| e.to_string())
+}

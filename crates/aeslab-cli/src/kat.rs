@@ -1,0 +1,140 @@
+//! `aeslab kat`: run a known-answer file and say how many vectors pass.
+
+use std::path::PathBuf;
+
+use aeslab::aes::{BackendKind, default_backend};
+use aeslab::aez::{Aez, extract};
+use clap::{Args, Subcommand};
+use serde_json::Value;
+
+use crate::CliResult;
+
+#[derive(Subcommand)]
+pub enum KatCommand {
+    /// AEZ vectors in the Go implementation's JSON (extract, e, hash, prf or encrypt schema,
+    /// detected by the keys).
+    Aez(KatArgs),
+}
+
+#[derive(Args)]
+pub struct KatArgs {
+    /// The vector file.
+    file: PathBuf,
+    /// Backend to run on (default: the fastest constant-time one).
+    #[arg(long)]
+    backend: Option<String>,
+}
+
+fn backend(args: &KatArgs) -> Result<BackendKind, String> {
+    match &args.backend {
+        Some(n) => BackendKind::from_name(n).map_err(|e| e.to_string()),
+        None => Ok(default_backend()),
+    }
+}
+
+pub fn run(cmd: &KatCommand) -> CliResult {
+    match cmd {
+        KatCommand::Aez(args) => aez(args),
+    }
+}
+
+/// Prints the summary line; failures make the exit status non-zero.
+fn finish(passed: usize, failed: usize) -> CliResult {
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 { Err(format!("{failed} of {} vectors failed", passed + failed)) } else { Ok(()) }
+}
+
+fn hex_field(v: &Value, key: &str) -> Result<Vec<u8>, String> {
+    let s = v.get(key).and_then(Value::as_str).ok_or_else(|| format!("vector without a string `{key}`"))?;
+    hex::decode(s).map_err(|e| format!("`{key}` is not hex: {e}"))
+}
+
+fn int_field(v: &Value, key: &str) -> Result<i64, String> {
+    v.get(key).and_then(Value::as_i64).ok_or_else(|| format!("vector without an integer `{key}`"))
+}
+
+fn list_field(v: &Value, key: &str) -> Result<Vec<Vec<u8>>, String> {
+    let list = v.get(key).and_then(Value::as_array).ok_or_else(|| format!("vector without a list `{key}`"))?;
+    list.iter()
+        .map(|x| x.as_str().ok_or("non-string in `data`".to_string()).and_then(|s| hex::decode(s).map_err(|e| e.to_string())))
+        .collect()
+}
+
+#[derive(Debug, PartialEq)]
+enum Schema {
+    Extract,
+    E,
+    Hash,
+    Prf,
+    Encrypt,
+}
+
+fn schema(v: &Value) -> Result<Schema, String> {
+    let obj = v.as_object().ok_or("vectors must be JSON objects")?;
+    let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    keys.sort();
+    Ok(match keys.as_slice() {
+        ["a", "b"] => Schema::Extract,
+        ["a", "b", "i", "j", "k"] => Schema::E,
+        ["data", "k", "tau", "v"] => Schema::Hash,
+        ["delta", "k", "r", "tau"] => Schema::Prf,
+        ["c", "data", "k", "m", "nonce", "tau"] => Schema::Encrypt,
+        other => return Err(format!("unknown AEZ vector schema with keys {other:?}")),
+    })
+}
+
+/// Runs one vector; `Ok(false)` is a wrong answer, `Err` a malformed vector.
+fn check(v: &Value, kind: BackendKind) -> Result<bool, String> {
+    let key = |v: &Value| -> Result<Aez, String> { Aez::with_backend(&hex_field(v, "k")?, kind).map_err(|e| e.to_string()) };
+    Ok(match schema(v)? {
+        Schema::Extract => extract(&hex_field(v, "a")?).to_vec() == hex_field(v, "b")?,
+        Schema::E => {
+            let a: [u8; 16] = hex_field(v, "a")?.try_into().map_err(|_| "`a` is not 16 bytes")?;
+            let i = u64::try_from(int_field(v, "i")?).map_err(|_| "`i` is negative")?;
+            key(v)?.e(int_field(v, "j")?, i, &a).to_vec() == hex_field(v, "b")?
+        }
+        Schema::Hash => {
+            let data = list_field(v, "data")?;
+            let (nonce, ad) = data.split_first().ok_or("`data` needs the nonce first")?;
+            let ad: Vec<&[u8]> = ad.iter().map(Vec::as_slice).collect();
+            let tau = u32::try_from(int_field(v, "tau")?).map_err(|_| "bad `tau`")?;
+            key(v)?.hash(nonce, &ad, tau).to_vec() == hex_field(v, "v")?
+        }
+        Schema::Prf => {
+            let delta: [u8; 16] = hex_field(v, "delta")?.try_into().map_err(|_| "`delta` is not 16 bytes")?;
+            let tau = usize::try_from(int_field(v, "tau")?).map_err(|_| "bad `tau`")?;
+            key(v)?.prf(&delta, tau) == hex_field(v, "r")?
+        }
+        Schema::Encrypt => {
+            let aez = key(v)?;
+            let nonce = hex_field(v, "nonce")?;
+            let data = list_field(v, "data")?;
+            let ad: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
+            let tau = usize::try_from(int_field(v, "tau")?).map_err(|_| "bad `tau`")?;
+            let (m, c) = (hex_field(v, "m")?, hex_field(v, "c")?);
+            aez.encrypt(&nonce, &ad, tau, &m) == c && aez.decrypt(&nonce, &ad, tau, &c).as_deref() == Ok(&m[..])
+        }
+    })
+}
+
+fn aez(args: &KatArgs) -> CliResult {
+    let kind = backend(args)?;
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let vectors: Vec<Value> =
+        serde_json::from_str(&text).map_err(|e| format!("{} is not a JSON list of vectors: {e}", args.file.display()))?;
+    if vectors.is_empty() {
+        return Err(format!("{} holds no vectors", args.file.display()));
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for (n, v) in vectors.iter().enumerate() {
+        match check(v, kind) {
+            Ok(true) => passed += 1,
+            Ok(false) => {
+                failed += 1;
+                println!("FAIL vector #{n}");
+            }
+            Err(e) => return Err(format!("vector #{n}: {e}")),
+        }
+    }
+    finish(passed, failed)
+}

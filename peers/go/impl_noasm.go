@@ -1,0 +1,5 @@
+//go:build noasm
+
+package main
+
+const implName, backendName = "yawning-aez-go-noasm", "ct64 bitsliced (noasm)"

@@ -1,0 +1,115 @@
+// Command peers runs the Go implementations that aeslab measures itself against, and prints
+// JSON records on stdout for the aeslab CLI (which runs it as a child process):
+//
+//	peers aez -sizes 1,32,512 [-quick]   Yawning's AEZ: ns per Encrypt (tau 16, no AD)
+//	peers aez-check -size N              hex of Encrypt(the fixed test inputs), to check output
+//
+// Build with -tags noasm for Yawning's portable constant-time (bitsliced) path.
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/Yawning/aez"
+)
+
+// The inputs aeslab uses for the same check: a 48-byte key, a 16-byte nonce, no AD, tau 16.
+func testKey() []byte   { return fill(48, 7, 1) }
+func testNonce() []byte { return fill(16, 1, 0) }
+func fill(n, mul, add int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*mul + add)
+	}
+	return b
+}
+
+type record struct {
+	Impl    string  `json:"impl"`
+	Backend string  `json:"backend"`
+	Bytes   int     `json:"bytes"`
+	NsPerOp float64 `json:"ns_per_op"`
+	MbPerS  float64 `json:"mb_per_s"`
+}
+
+// nsPerOp times op: warm-up, then rounds of enough calls to fill `target`, median per call.
+func nsPerOp(op func(), target time.Duration, rounds int) float64 {
+	for i := 0; i < 3; i++ {
+		op()
+	}
+	start := time.Now()
+	op()
+	calls := int(target / (time.Since(start) + 1))
+	if calls < 1 {
+		calls = 1
+	}
+	samples := make([]float64, rounds)
+	for r := range samples {
+		t0 := time.Now()
+		for i := 0; i < calls; i++ {
+			op()
+		}
+		samples[r] = float64(time.Since(t0).Nanoseconds()) / float64(calls)
+	}
+	sort.Float64s(samples)
+	return samples[rounds/2]
+}
+
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("bad size %q", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: peers aez|aez-check [flags]")
+		os.Exit(2)
+	}
+	flags := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
+	sizes := flags.String("sizes", "1,32,512,1024,2048,4096,8192,16384,32768,65536,1024768", "message sizes")
+	size := flags.Int("size", 100, "message size for the check")
+	quick := flags.Bool("quick", false, "shorter measurements")
+	flags.Parse(os.Args[2:])
+
+	key, nonce := testKey(), testNonce()
+	switch os.Args[1] {
+	case "aez-check":
+		fmt.Println(hex.EncodeToString(aez.Encrypt(key, nonce, nil, 16, fill(*size, 3, 0), nil)))
+	case "aez":
+		list, err := parseSizes(*sizes)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		target, rounds := 20*time.Millisecond, 9
+		if *quick {
+			target, rounds = 3*time.Millisecond, 5
+		}
+		var out []record
+		for _, n := range list {
+			msg := fill(n, 3, 0)
+			dst := make([]byte, 0, n+16)
+			ns := nsPerOp(func() { aez.Encrypt(key, nonce, nil, 16, msg, dst[:0]) }, target, rounds)
+			out = append(out, record{implName, backendName, n, ns, float64(n) / ns * 1e3})
+		}
+		json.NewEncoder(os.Stdout).Encode(out)
+	default:
+		fmt.Fprintln(os.Stderr, "unknown command", os.Args[1])
+		os.Exit(2)
+	}
+}
