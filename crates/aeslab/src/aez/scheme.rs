@@ -31,16 +31,62 @@ fn pad(bytes: &[u8]) -> u128 {
     to_u128(&b)
 }
 
+/// A block in a 128-bit register for the XOR glue: SSE2 on x86-64 (part of the baseline, so
+/// always available), a `u128` elsewhere. Left to themselves, `u128` XORs compile to pairs of
+/// 64-bit operations shuffled through the stack.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct V(core::arch::x86_64::__m128i);
+
+#[cfg(target_arch = "x86_64")]
+impl V {
+    #[inline(always)]
+    fn load(b: &[u8]) -> V {
+        assert!(b.len() >= 16);
+        // SAFETY: 16 readable bytes (checked above); SSE2 is part of x86-64.
+        V(unsafe { core::arch::x86_64::_mm_loadu_si128(b.as_ptr().cast()) })
+    }
+    #[inline(always)]
+    fn store(self, b: &mut [u8]) {
+        assert!(b.len() >= 16);
+        // SAFETY: 16 writable bytes (checked above); SSE2 is part of x86-64.
+        unsafe { core::arch::x86_64::_mm_storeu_si128(b.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn xor(self, o: V) -> V {
+        // SAFETY: SSE2 is part of x86-64.
+        V(unsafe { core::arch::x86_64::_mm_xor_si128(self.0, o.0) })
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy)]
+struct V(u128);
+
+#[cfg(not(target_arch = "x86_64"))]
+impl V {
+    #[inline(always)]
+    fn load(b: &[u8]) -> V {
+        V(u128::from_ne_bytes(b[..16].try_into().unwrap()))
+    }
+    #[inline(always)]
+    fn store(self, b: &mut [u8]) {
+        b[..16].copy_from_slice(&self.0.to_ne_bytes());
+    }
+    #[inline(always)]
+    fn xor(self, o: V) -> V {
+        V(self.0 ^ o.0)
+    }
+}
+
 /// XOR of two blocks (byte order does not matter for XOR).
 #[inline(always)]
 fn xor(a: &Block, b: &Block) -> Block {
-    (u128::from_ne_bytes(*a) ^ u128::from_ne_bytes(*b)).to_ne_bytes()
+    let mut out = [0u8; 16];
+    V::load(a).xor(V::load(b)).store(&mut out);
+    out
 }
 
-#[inline(always)]
-fn block_at(bytes: &[u8]) -> Block {
-    bytes[..16].try_into().unwrap()
-}
 
 /// AEZ-hash(N, A_1..A_k) with tag length `tau_bits`: E^{3,1}([τ]_128) ⊕ the hash of the nonce
 /// (j = 4) and of each AD string (j = 5, 6, …), full blocks at i = 1, 2, … and a 10*-padded
@@ -170,35 +216,37 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let (j0, j1, j2) = (0u128, t.j, super::tweak::mul(2, t.j));
     let i0 = t.i_offset(0);
 
+    // The offsets 2^⌈i/8⌉·I ⊕ (i mod 8)·L of pairs i = 1..=pairs, shared by both passes.
+    let mut offs: Vec<Block> = IOffsets::starting_at(t, 1).take(pairs).map(to_block).collect();
+    let (pair_blocks, _) = body.as_chunks_mut::<32>();
+
     // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
-    // Offsets as blocks: E^{1,i} adds J ⊕ off_i, E^{0,0} adds I.
+    // E^{1,i} adds J ⊕ off_i, E^{0,0} adds I.
     let (j1b, j2b, i0b) = (to_block(j1), to_block(j2), to_block(j0 ^ i0));
-    let mut x = [0u8; 16];
+    let (j1v, i0v) = (V::load(&j1b), V::load(&i0b));
+    let mut xacc = V::load(&[0u8; 16]);
     let mut a = [[0u8; 16]; BATCH];
     let mut b = [[0u8; 16]; BATCH];
-    let mut c = [[0u8; 16]; BATCH];
-    let mut offsets = IOffsets::starting_at(t, 1);
-    for group in body.chunks_mut(32 * BATCH) {
-        let k = group.len() / 32;
-        for (p, off) in c[..k].iter_mut().zip(offsets.by_ref()) {
-            *p = xor(&j1b, &to_block(off));
-        }
+    for (group, offs) in pair_blocks.chunks_mut(BATCH).zip(offs.chunks(BATCH)) {
+        let k = group.len();
         for p in 0..k {
-            a[p] = xor(&block_at(&group[32 * p + 16..]), &c[p]);
+            V::load(&group[p][16..]).xor(V::load(&offs[p])).xor(j1v).store(&mut a[p]);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
-            let w = xor(&block_at(&group[32 * p..]), &a[p]);
-            group[32 * p..32 * p + 16].copy_from_slice(&w);
-            b[p] = xor(&w, &i0b);
+            let w = V::load(&group[p]).xor(V::load(&a[p]));
+            w.store(&mut group[p][..16]);
+            w.xor(i0v).store(&mut b[p]);
         }
         t.rounds.aes4(&mut b[..k]);
         for p in 0..k {
-            let xi = xor(&block_at(&group[32 * p + 16..]), &b[p]);
-            group[32 * p + 16..32 * p + 32].copy_from_slice(&xi);
-            x = xor(&x, &xi);
+            let xi = V::load(&group[p][16..]).xor(V::load(&b[p]));
+            xi.store(&mut group[p][16..]);
+            xacc = xacc.xor(xi);
         }
     }
+    let mut x = [0u8; 16];
+    xacc.store(&mut x);
     let mut x = to_u128(&x);
     // The fragment's contribution to X.
     let frag_in: [u8; 32] = {
@@ -220,39 +268,39 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
 
     // Pass 2: with E^{2,i}(S) removed from W_i and X_i, run the pair back through E^{0,0} and
     // E^{1,i} and swap the halves; Y = ⊕ of the W_i ⊕ E^{2,i}(S).
-    let mut y = [0u8; 16];
-    let sb = to_block(s);
-    let mut offsets = IOffsets::starting_at(t, 1);
-    for group in body.chunks_mut(32 * BATCH) {
-        let k = group.len() / 32;
-        for (n, off) in offsets.by_ref().take(k).enumerate() {
-            c[n] = to_block(off);
-            a[n] = xor(&sb, &xor(&j2b, &c[n]));
+    let mut yacc = V::load(&[0u8; 16]);
+    let s2 = V::load(&to_block(s)).xor(V::load(&j2b));
+    let (pair_blocks, _) = body.as_chunks_mut::<32>();
+    for (group, offs) in pair_blocks.chunks_mut(BATCH).zip(offs.chunks(BATCH)) {
+        let k = group.len();
+        for p in 0..k {
+            s2.xor(V::load(&offs[p])).store(&mut a[p]);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
-            let out_l = xor(&block_at(&group[32 * p..]), &a[p]);
-            let out_r = xor(&block_at(&group[32 * p + 16..]), &a[p]);
-            y = xor(&y, &out_l);
-            group[32 * p..32 * p + 16].copy_from_slice(&out_l);
-            group[32 * p + 16..32 * p + 32].copy_from_slice(&out_r);
-            b[p] = xor(&out_r, &i0b);
+            let e = V::load(&a[p]);
+            let (out_l, out_r) = (V::load(&group[p]).xor(e), V::load(&group[p][16..]).xor(e));
+            yacc = yacc.xor(out_l);
+            out_r.store(&mut group[p][16..]);
+            out_r.xor(i0v).store(&mut b[p]);
+            out_l.store(&mut group[p][..16]);
         }
         t.rounds.aes4(&mut b[..k]);
         for p in 0..k {
-            let out_l = xor(&block_at(&group[32 * p..]), &b[p]);
-            group[32 * p..32 * p + 16].copy_from_slice(&out_l);
-            a[p] = xor(&out_l, &xor(&j1b, &c[p]));
+            let out_l = V::load(&group[p]).xor(V::load(&b[p]));
+            out_l.store(&mut group[p][..16]);
+            out_l.xor(j1v).xor(V::load(&offs[p])).store(&mut a[p]);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
-            let out_l = block_at(&group[32 * p..]);
-            let out_r = xor(&block_at(&group[32 * p + 16..]), &a[p]);
             // Swap the halves.
-            group[32 * p..32 * p + 16].copy_from_slice(&out_r);
-            group[32 * p + 16..32 * p + 32].copy_from_slice(&out_l);
+            let l = V::load(&group[p]);
+            V::load(&group[p][16..]).xor(V::load(&a[p])).store(&mut group[p][..16]);
+            l.store(&mut group[p][16..]);
         }
     }
+    let mut y = [0u8; 16];
+    yacc.store(&mut y);
     let mut y = to_u128(&y);
     // The fragment: XOR with E^{−1,4}(S) (and E^{−1,5}(S)), and its contribution to Y.
     if frag >= 16 {
@@ -282,9 +330,10 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     store(&mut last[16..], cx);
     // Wipe the scratch this message used (volatile writes are not free: skip untouched rows).
     let used = pairs.min(BATCH);
-    for row in a[..used].iter_mut().chain(&mut b[..used]).chain(&mut c[..used]) {
+    for row in a[..used].iter_mut().chain(&mut b[..used]) {
         row.zeroize();
     }
+    offs.zeroize();
     let mut frag_in = frag_in;
     frag_in.zeroize();
 }
