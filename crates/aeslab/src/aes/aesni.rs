@@ -15,6 +15,7 @@ use crate::{Block, Error};
 // only after detecting AES-NI and SSSE3 (SSE2 is part of x86-64).
 impl AesVec for __m128i {
     const LANES: usize = 1;
+    const AEZ_UNITS: usize = 4;
     #[inline(always)]
     unsafe fn zero() -> Self {
         unsafe { _mm_setzero_si128() }
@@ -80,6 +81,14 @@ impl AesVec for __m128i {
     #[inline(always)]
     unsafe fn blend_from(self, _other: Self, _first: usize) -> Self {
         unreachable!("an xmm register holds one block")
+    }
+    #[inline(always)]
+    unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self) {
+        (lo, hi)
+    }
+    #[inline(always)]
+    unsafe fn join_pairs(first: Self, second: Self) -> (Self, Self) {
+        (first, second)
     }
 }
 

@@ -17,6 +17,9 @@ use crate::Block;
 /// with (and running on a CPU with) the features the implementation needs.
 pub(crate) trait AesVec: Copy {
     const LANES: usize;
+    /// Registers of pairs the AEZ-core kernel keeps in flight. Pass 2 holds four arrays of them
+    /// plus 7 keys and constants: 4 fits AVX-512's 32 registers (8 spilled and measured slower).
+    const AEZ_UNITS: usize;
     unsafe fn zero() -> Self;
     /// Loads `LANES` consecutive blocks.
     unsafe fn load(src: *const Block) -> Self;
@@ -42,6 +45,147 @@ pub(crate) trait AesVec: Copy {
     unsafe fn store_partial(self, dst: *mut Block, n: usize);
     /// Blocks `first..LANES` from `other`, the others from `self` (`0 < first < LANES`).
     unsafe fn blend_from(self, other: Self, first: usize) -> Self;
+    /// From two registers holding `LANES` consecutive 32-byte pairs (a, a', b, b', …), the
+    /// register of first halves and the register of second halves.
+    unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self);
+    /// Inverse of [`AesVec::split_pairs`].
+    unsafe fn join_pairs(first: Self, second: Self) -> (Self, Self);
+}
+
+/// XOR of the `LANES` blocks of a register.
+#[inline(always)]
+unsafe fn xor_lanes<V: AesVec>(v: V) -> Block {
+    unsafe {
+        let mut buf = [[0u8; 16]; 4];
+        v.store(buf.as_mut_ptr());
+        let mut acc = 0u128;
+        for b in &buf[..V::LANES] {
+            acc ^= u128::from_ne_bytes(*b);
+        }
+        acc.to_ne_bytes()
+    }
+}
+
+/// Upper bound of [`AesVec::AEZ_UNITS`] (sizes the kernel's arrays).
+const MAX_AEZ_UNITS: usize = 8;
+
+#[inline(always)]
+unsafe fn aes4_regs<V: AesVec>(k: &[V; 4], s: &mut [V]) {
+    unsafe {
+        for key in k {
+            for x in s.iter_mut() {
+                *x = x.enc(*key);
+            }
+        }
+    }
+}
+
+/// AEZ-core pass 1 in registers over whole registers of pairs (see `aez/scheme.rs`):
+/// W = M ⊕ E^{1,i}(M'), X = M' ⊕ E^{0,0}(W); returns the pairs done and ⊕X.
+/// `keys` are AES4's (J, I, L, 0); `offs[i]` is pair i's offset; `j1` = J, `i0` = I.
+#[inline(always)]
+pub(crate) unsafe fn aez_pass1<V: AesVec>(
+    keys: &[Block],
+    pairs: &mut [[u8; 32]],
+    offs: &[Block],
+    j1: &Block,
+    i0: &Block,
+) -> (usize, Block) {
+    unsafe {
+        assert!(keys.len() == 4 && offs.len() >= pairs.len());
+        let k = [V::broadcast(&keys[0]), V::broadcast(&keys[1]), V::broadcast(&keys[2]), V::broadcast(&keys[3])];
+        let (j1, i0) = (V::broadcast(j1), V::broadcast(i0));
+        let lanes = V::LANES;
+        let units = V::AEZ_UNITS;
+        let steps = pairs.len() / (lanes * units);
+        let p = pairs.as_mut_ptr().cast::<Block>();
+        let mut xacc = V::zero();
+        for step in 0..steps {
+            let first = step * units * lanes;
+            let mut m = [V::zero(); MAX_AEZ_UNITS];
+            let mut mp = [V::zero(); MAX_AEZ_UNITS];
+            let mut a = [V::zero(); MAX_AEZ_UNITS];
+            let (m, mp, a) = (&mut m[..units], &mut mp[..units], &mut a[..units]);
+            for u in 0..units {
+                let base = p.add(2 * (first + u * lanes));
+                (m[u], mp[u]) = V::split_pairs(V::load(base), V::load(base.add(lanes)));
+                a[u] = mp[u].xor(V::load(offs.as_ptr().add(first + u * lanes))).xor(j1);
+            }
+            aes4_regs(&k, a);
+            for u in 0..units {
+                m[u] = m[u].xor(a[u]);
+                a[u] = m[u].xor(i0);
+            }
+            aes4_regs(&k, a);
+            for u in 0..units {
+                let x = mp[u].xor(a[u]);
+                xacc = xacc.xor(x);
+                let (lo, hi) = V::join_pairs(m[u], x);
+                let base = p.add(2 * (first + u * lanes));
+                lo.store(base);
+                hi.store(base.add(lanes));
+            }
+        }
+        (steps * units * lanes, xor_lanes(xacc))
+    }
+}
+
+/// AEZ-core pass 2 in registers: with E = E^{2,i}(S), L = W ⊕ E, R = X ⊕ E; L ⊕= E^{0,0}(R);
+/// R ⊕= E^{1,i}(L); the pair becomes (R, L). Returns the pairs done and ⊕(W ⊕ E).
+/// `s2` = S ⊕ 2·J.
+#[inline(always)]
+pub(crate) unsafe fn aez_pass2<V: AesVec>(
+    keys: &[Block],
+    pairs: &mut [[u8; 32]],
+    offs: &[Block],
+    s2: &Block,
+    j1: &Block,
+    i0: &Block,
+) -> (usize, Block) {
+    unsafe {
+        assert!(keys.len() == 4 && offs.len() >= pairs.len());
+        let k = [V::broadcast(&keys[0]), V::broadcast(&keys[1]), V::broadcast(&keys[2]), V::broadcast(&keys[3])];
+        let (s2, j1, i0) = (V::broadcast(s2), V::broadcast(j1), V::broadcast(i0));
+        let lanes = V::LANES;
+        let units = V::AEZ_UNITS;
+        let steps = pairs.len() / (lanes * units);
+        let p = pairs.as_mut_ptr().cast::<Block>();
+        let mut yacc = V::zero();
+        for step in 0..steps {
+            let first = step * units * lanes;
+            let mut l = [V::zero(); MAX_AEZ_UNITS];
+            let mut r = [V::zero(); MAX_AEZ_UNITS];
+            let mut e = [V::zero(); MAX_AEZ_UNITS];
+            let mut off = [V::zero(); MAX_AEZ_UNITS];
+            let (l, r, e, off) = (&mut l[..units], &mut r[..units], &mut e[..units], &mut off[..units]);
+            for u in 0..units {
+                let base = p.add(2 * (first + u * lanes));
+                (l[u], r[u]) = V::split_pairs(V::load(base), V::load(base.add(lanes)));
+                off[u] = V::load(offs.as_ptr().add(first + u * lanes));
+                e[u] = s2.xor(off[u]);
+            }
+            aes4_regs(&k, e);
+            for u in 0..units {
+                l[u] = l[u].xor(e[u]);
+                r[u] = r[u].xor(e[u]);
+                yacc = yacc.xor(l[u]);
+                e[u] = r[u].xor(i0);
+            }
+            aes4_regs(&k, e);
+            for u in 0..units {
+                l[u] = l[u].xor(e[u]);
+                e[u] = l[u].xor(j1).xor(off[u]);
+            }
+            aes4_regs(&k, e);
+            for u in 0..units {
+                let (lo, hi) = V::join_pairs(r[u].xor(e[u]), l[u]);
+                let base = p.add(2 * (first + u * lanes));
+                lo.store(base);
+                hi.store(base.add(lanes));
+            }
+        }
+        (steps * units * lanes, xor_lanes(yacc))
+    }
 }
 
 /// Registers in flight.
@@ -238,6 +382,21 @@ macro_rules! aes_insn_backend {
             unsafe fn rounds_only_impl(keys: &[$crate::Block], blocks: &mut [$crate::Block]) {
                 unsafe { $crate::aes::hw::rounds_only_any::<$vec>(keys, blocks) }
             }
+
+            #[target_feature(enable = $features)]
+            unsafe fn aez_pass1_impl(
+                keys: &[$crate::Block], pairs: &mut [[u8; 32]], offs: &[$crate::Block], j1: &$crate::Block, i0: &$crate::Block,
+            ) -> (usize, $crate::Block) {
+                unsafe { $crate::aes::hw::aez_pass1::<$vec>(keys, pairs, offs, j1, i0) }
+            }
+
+            #[target_feature(enable = $features)]
+            unsafe fn aez_pass2_impl(
+                keys: &[$crate::Block], pairs: &mut [[u8; 32]], offs: &[$crate::Block], s2: &$crate::Block,
+                j1: &$crate::Block, i0: &$crate::Block,
+            ) -> (usize, $crate::Block) {
+                unsafe { $crate::aes::hw::aez_pass2::<$vec>(keys, pairs, offs, s2, j1, i0) }
+            }
         }
 
         impl $crate::aes::RoundsOnly for $name {
@@ -254,6 +413,21 @@ macro_rules! aes_insn_backend {
                 // SAFETY: a `RoundKeyList` for this backend exists only if `prepare_round_keys`
                 // found the features.
                 unsafe { Self::rounds_only_impl(&keys.0, blocks) }
+            }
+
+            fn aez_pass1(
+                keys: &Self::Keys, pairs: &mut [[u8; 32]], offs: &[$crate::Block], j1: &$crate::Block, i0: &$crate::Block,
+            ) -> (usize, $crate::Block) {
+                // SAFETY: as for `rounds_only`.
+                unsafe { Self::aez_pass1_impl(&keys.0, pairs, offs, j1, i0) }
+            }
+
+            fn aez_pass2(
+                keys: &Self::Keys, pairs: &mut [[u8; 32]], offs: &[$crate::Block], s2: &$crate::Block,
+                j1: &$crate::Block, i0: &$crate::Block,
+            ) -> (usize, $crate::Block) {
+                // SAFETY: as for `rounds_only`.
+                unsafe { Self::aez_pass2_impl(&keys.0, pairs, offs, s2, j1, i0) }
             }
         }
 

@@ -78,6 +78,24 @@ pub(crate) trait RoundsOnly: Backend {
     fn prepare_round_keys(keys: &[Block]) -> Result<Self::Keys, Error>;
     /// Every block through one full round per key.
     fn rounds_only(keys: &Self::Keys, blocks: &mut [Block]);
+
+    /// AEZ-core's first pass over a prefix of `pairs` in registers, where the backend has such a
+    /// kernel (`aes/hw.rs`); returns the pairs done and their XOR sum. The default does none.
+    fn aez_pass1(_keys: &Self::Keys, _pairs: &mut [[u8; 32]], _offs: &[Block], _j1: &Block, _i0: &Block) -> (usize, Block) {
+        (0, [0u8; 16])
+    }
+
+    /// AEZ-core's second pass, likewise.
+    fn aez_pass2(
+        _keys: &Self::Keys,
+        _pairs: &mut [[u8; 32]],
+        _offs: &[Block],
+        _s2: &Block,
+        _j1: &Block,
+        _i0: &Block,
+    ) -> (usize, Block) {
+        (0, [0u8; 16])
+    }
 }
 
 /// Lists every backend once: the [`BackendKind`] variant, the type, and the architecture it

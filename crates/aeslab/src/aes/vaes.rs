@@ -18,6 +18,7 @@ use crate::Block;
 // touch only the blocks their mask selects.
 impl AesVec for __m256i {
     const LANES: usize = 2;
+    const AEZ_UNITS: usize = 4;
     #[inline(always)]
     unsafe fn zero() -> Self {
         unsafe { _mm256_setzero_si256() }
@@ -87,12 +88,22 @@ impl AesVec for __m256i {
     unsafe fn blend_from(self, other: Self, _first: usize) -> Self {
         unsafe { _mm256_blend_epi32::<0xf0>(self, other) }
     }
+    // (a, a'), (b, b') → (a, b) and (a', b'): 128-bit lane permutes.
+    #[inline(always)]
+    unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self) {
+        unsafe { (_mm256_permute2x128_si256::<0x20>(lo, hi), _mm256_permute2x128_si256::<0x31>(lo, hi)) }
+    }
+    #[inline(always)]
+    unsafe fn join_pairs(first: Self, second: Self) -> (Self, Self) {
+        unsafe { (_mm256_permute2x128_si256::<0x20>(first, second), _mm256_permute2x128_si256::<0x31>(first, second)) }
+    }
 }
 
 // SAFETY (all methods): callers are `#[target_feature(enable = "aes,vaes,avx512f,avx512bw")]`
 // functions reached only after runtime detection of AES-NI, VAES and AVX-512F/BW.
 impl AesVec for __m512i {
     const LANES: usize = 4;
+    const AEZ_UNITS: usize = 4;
     #[inline(always)]
     unsafe fn zero() -> Self {
         unsafe { _mm512_setzero_si512() }
@@ -159,6 +170,20 @@ impl AesVec for __m512i {
     #[inline(always)]
     unsafe fn blend_from(self, other: Self, first: usize) -> Self {
         unsafe { _mm512_mask_blend_epi64(!((1u32 << (2 * first)) - 1) as __mmask8, self, other) }
+    }
+    // (a, a', b, b'), (c, c', d, d') → (a, b, c, d) and (a', b', c', d').
+    #[inline(always)]
+    unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self) {
+        unsafe { (_mm512_shuffle_i64x2::<0b10_00_10_00>(lo, hi), _mm512_shuffle_i64x2::<0b11_01_11_01>(lo, hi)) }
+    }
+    #[inline(always)]
+    unsafe fn join_pairs(first: Self, second: Self) -> (Self, Self) {
+        unsafe {
+            // (a, b, a', b') then reorder to (a, a', b, b'); likewise for c, d.
+            let ab = _mm512_shuffle_i64x2::<0b01_00_01_00>(first, second);
+            let cd = _mm512_shuffle_i64x2::<0b11_10_11_10>(first, second);
+            (_mm512_shuffle_i64x2::<0b11_01_10_00>(ab, ab), _mm512_shuffle_i64x2::<0b11_01_10_00>(cd, cd))
+        }
     }
 }
 

@@ -216,18 +216,23 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let (j0, j1, j2) = (0u128, t.j, super::tweak::mul(2, t.j));
     let i0 = t.i_offset(0);
 
-    // The offsets 2^⌈i/8⌉·I ⊕ (i mod 8)·L of pairs i = 1..=pairs, shared by both passes.
-    let mut offs: Vec<Block> = IOffsets::starting_at(t, 1).take(pairs).map(to_block).collect();
+    // The offsets 2^⌈i/8⌉·I ⊕ (i mod 8)·L of pairs i = 1..=pairs, shared by both passes, kept
+    // as u128s holding the offset's block bytes (so that wiping them is 16 bytes per store).
+    let mut offs_words = t.pair_offsets(pairs);
+    // SAFETY: a u128 is 16 bytes; viewing it as [u8; 16] lowers the alignment, never raises it.
+    let offs: &[Block] = unsafe { core::slice::from_raw_parts(offs_words.as_ptr().cast::<Block>(), offs_words.len()) };
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
 
     // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
     // E^{1,i} adds J ⊕ off_i, E^{0,0} adds I.
     let (j1b, j2b, i0b) = (to_block(j1), to_block(j2), to_block(j0 ^ i0));
     let (j1v, i0v) = (V::load(&j1b), V::load(&i0b));
-    let mut xacc = V::load(&[0u8; 16]);
     let mut a = [[0u8; 16]; BATCH];
     let mut b = [[0u8; 16]; BATCH];
-    for (group, offs) in pair_blocks.chunks_mut(BATCH).zip(offs.chunks(BATCH)) {
+    // The backend's register kernel takes what it can; the loop below does the rest.
+    let (done, x_kernel) = t.rounds.core_pass1(pair_blocks, offs, &j1b, &i0b);
+    let mut xacc = V::load(&x_kernel);
+    for (group, offs) in pair_blocks[done..].chunks_mut(BATCH).zip(offs[done..].chunks(BATCH)) {
         let k = group.len();
         for p in 0..k {
             V::load(&group[p][16..]).xor(V::load(&offs[p])).xor(j1v).store(&mut a[p]);
@@ -268,10 +273,13 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
 
     // Pass 2: with E^{2,i}(S) removed from W_i and X_i, run the pair back through E^{0,0} and
     // E^{1,i} and swap the halves; Y = ⊕ of the W_i ⊕ E^{2,i}(S).
-    let mut yacc = V::load(&[0u8; 16]);
     let s2 = V::load(&to_block(s)).xor(V::load(&j2b));
+    let mut s2b = [0u8; 16];
+    s2.store(&mut s2b);
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
-    for (group, offs) in pair_blocks.chunks_mut(BATCH).zip(offs.chunks(BATCH)) {
+    let (done, y_kernel) = t.rounds.core_pass2(pair_blocks, offs, &s2b, &j1b, &i0b);
+    let mut yacc = V::load(&y_kernel);
+    for (group, offs) in pair_blocks[done..].chunks_mut(BATCH).zip(offs[done..].chunks(BATCH)) {
         let k = group.len();
         for p in 0..k {
             s2.xor(V::load(&offs[p])).store(&mut a[p]);
@@ -333,7 +341,7 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     for row in a[..used].iter_mut().chain(&mut b[..used]) {
         row.zeroize();
     }
-    offs.zeroize();
+    offs_words.zeroize();
     let mut frag_in = frag_in;
     frag_in.zeroize();
 }

@@ -46,6 +46,10 @@ pub(crate) fn to_block(x: u128) -> Block {
 pub(crate) trait AezRounds: Send + Sync {
     fn aes4(&self, blocks: &mut [Block]);
     fn aes10(&self, blocks: &mut [Block]);
+    /// AEZ-core pass 1 on a prefix of the pairs, where the backend has a kernel for it.
+    fn core_pass1(&self, pairs: &mut [[u8; 32]], offs: &[Block], j1: &Block, i0: &Block) -> (usize, Block);
+    /// AEZ-core pass 2 on a prefix of the pairs, likewise.
+    fn core_pass2(&self, pairs: &mut [[u8; 32]], offs: &[Block], s2: &Block, j1: &Block, i0: &Block) -> (usize, Block);
 }
 
 struct Engine<B: RoundsOnly> {
@@ -59,6 +63,12 @@ impl<B: RoundsOnly> AezRounds for Engine<B> {
     }
     fn aes10(&self, blocks: &mut [Block]) {
         B::rounds_only(&self.aes10, blocks);
+    }
+    fn core_pass1(&self, pairs: &mut [[u8; 32]], offs: &[Block], j1: &Block, i0: &Block) -> (usize, Block) {
+        B::aez_pass1(&self.aes4, pairs, offs, j1, i0)
+    }
+    fn core_pass2(&self, pairs: &mut [[u8; 32]], offs: &[Block], s2: &Block, j1: &Block, i0: &Block) -> (usize, Block) {
+        B::aez_pass2(&self.aes4, pairs, offs, s2, j1, i0)
     }
 }
 
@@ -152,6 +162,25 @@ impl Tweakable {
     }
 }
 
+impl Tweakable {
+    /// The offsets `2^⌈i/8⌉·I ⊕ (i mod 8)·L` of i = 1..=n, as u128s holding the offset block's
+    /// bytes in memory order. Pairs 8q+1 ..= 8q+8 share the power 2^(q+1)·I, so each group of
+    /// eight costs one doubling and eight XORs.
+    pub fn pair_offsets(&self, n: usize) -> Vec<u128> {
+        let lb: [u128; 8] = core::array::from_fn(|r| u128::from_ne_bytes(to_block(self.l_mult[r])));
+        let mut out = Vec::with_capacity(n.div_ceil(8) * 8);
+        let mut power = self.i;
+        while out.len() < n {
+            power = dbl(power);
+            let p = u128::from_ne_bytes(to_block(power));
+            // i mod 8 runs 1, 2, …, 7, 0 within the group.
+            out.extend((1..=8).map(|r| p ^ lb[r % 8]));
+        }
+        out.truncate(n);
+        out
+    }
+}
+
 /// The offsets `2^⌈i/8⌉·I ⊕ (i mod 8)·L` for i = start, start + 1, …, updated as i grows
 /// (one doubling every eight steps).
 pub(crate) struct IOffsets<'a> {
@@ -194,6 +223,19 @@ mod tests {
         assert_eq!(dbl(1 << 127), 0x87);
         assert_eq!(mul(3, 1 << 127), (1 << 127) ^ 0x87);
         assert_eq!(mul(0, 12345), 0);
+    }
+
+    #[test]
+    fn pair_offsets_match_direct_ones() {
+        let key: [u8; 48] = core::array::from_fn(|k| (k * 13 + 1) as u8);
+        let t = Tweakable::new(&key, BackendKind::Ct64).unwrap();
+        for n in [0usize, 1, 7, 8, 9, 17, 100] {
+            let offs = t.pair_offsets(n);
+            assert_eq!(offs.len(), n);
+            for (k, o) in offs.iter().enumerate() {
+                assert_eq!(o.to_ne_bytes(), to_block(t.i_offset(k as u64 + 1)), "n {n} i {}", k + 1);
+            }
+        }
     }
 
     #[test]
