@@ -1,36 +1,10 @@
 //! `aeslab kat aez`, `aeslab aez seal|open` and `aeslab bench aez` as a user runs them.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::aeslab;
 
-fn aeslab(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aeslab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A command that rejects its arguments exits without reading stdin.
-    match child.stdin.take().unwrap().write_all(stdin) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(e) => panic!("writing to aeslab: {e}"),
-    }
-    child.wait_with_output().unwrap()
-}
-
-/// `shared/testvectors/aez/FILE`, found by walking up from this crate.
 fn vector_file(file: &str) -> String {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let p = dir.join("shared/testvectors/aez").join(file);
-        if p.exists() {
-            return p.to_string_lossy().into_owned();
-        }
-        assert!(dir.pop(), "shared/testvectors/aez/{file} not found");
-    }
+    common::vector_file("aez", file)
 }
 
 #[test]

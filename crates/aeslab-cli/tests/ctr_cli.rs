@@ -1,28 +1,10 @@
 //! `aeslab ctr` and `aeslab bench ctr` as a user runs them.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::aeslab;
 
 use aeslab::aes::BackendKind;
 use aeslab::ctr::{DynCtr, FaceLevel};
-
-fn aeslab(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aeslab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // A command that rejects its arguments exits without reading stdin: a broken pipe here is
-    // expected, not an error.
-    match child.stdin.take().unwrap().write_all(stdin) {
-        Ok(()) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
-        Err(e) => panic!("writing to aeslab: {e}"),
-    }
-    child.wait_with_output().unwrap()
-}
 
 const KEY: &str = "2b7e151628aed2a6abf7158809cf4f3c";
 const IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";

@@ -69,6 +69,13 @@ unsafe fn xor_lanes<V: AesVec>(v: V) -> Block {
 /// Upper bound of [`AesVec::AEZ_UNITS`] (sizes the kernel's arrays).
 const MAX_AEZ_UNITS: usize = 8;
 
+/// AES4's four round keys (J, I, L, 0), broadcast.
+#[inline(always)]
+unsafe fn aes4_keys<V: AesVec>(keys: &[Block]) -> [V; 4] {
+    assert_eq!(keys.len(), 4, "AES4 takes four round keys");
+    unsafe { [V::broadcast(&keys[0]), V::broadcast(&keys[1]), V::broadcast(&keys[2]), V::broadcast(&keys[3])] }
+}
+
 #[inline(always)]
 unsafe fn aes4_regs<V: AesVec>(k: &[V; 4], s: &mut [V]) {
     unsafe {
@@ -92,8 +99,8 @@ pub(crate) unsafe fn aez_pass1<V: AesVec>(
     i0: &Block,
 ) -> (usize, Block) {
     unsafe {
-        assert!(keys.len() == 4 && offs.len() >= pairs.len());
-        let k = [V::broadcast(&keys[0]), V::broadcast(&keys[1]), V::broadcast(&keys[2]), V::broadcast(&keys[3])];
+        assert!(offs.len() >= pairs.len());
+        let k = aes4_keys::<V>(keys);
         let (j1, i0) = (V::broadcast(j1), V::broadcast(i0));
         let lanes = V::LANES;
         let units = V::AEZ_UNITS;
@@ -143,8 +150,8 @@ pub(crate) unsafe fn aez_pass2<V: AesVec>(
     i0: &Block,
 ) -> (usize, Block) {
     unsafe {
-        assert!(keys.len() == 4 && offs.len() >= pairs.len());
-        let k = [V::broadcast(&keys[0]), V::broadcast(&keys[1]), V::broadcast(&keys[2]), V::broadcast(&keys[3])];
+        assert!(offs.len() >= pairs.len());
+        let k = aes4_keys::<V>(keys);
         let (s2, j1, i0) = (V::broadcast(s2), V::broadcast(j1), V::broadcast(i0));
         let lanes = V::LANES;
         let units = V::AEZ_UNITS;
