@@ -71,10 +71,10 @@ impl BenchAezArgs {
             .map(|n| {
                 let k = BackendKind::from_name(n).map_err(|e| e.to_string())?;
                 if !k.constant_time() {
-                    return Err(format!("backend `{n}` is variable-time; AEZ runs only on constant-time backends"));
+                    return Err(aeslab::Error::VariableTime { backend: k.name(), scheme: "AEZ" }.to_string());
                 }
                 if !k.available() {
-                    return Err(format!("backend `{n}` is not available on this CPU (it requires {})", k.requires()));
+                    return Err(aeslab::Error::BackendUnavailable { backend: k.name(), requires: k.requires() }.to_string());
                 }
                 Ok(k)
             })

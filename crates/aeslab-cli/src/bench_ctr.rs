@@ -56,7 +56,7 @@ impl BenchCtrArgs {
         for name in &self.backends {
             let kind = BackendKind::from_name(name).map_err(|e| e.to_string())?;
             if !kind.available() {
-                return Err(format!("backend `{name}` is not available on this CPU (it requires {})", kind.requires()));
+                return Err(aeslab::Error::BackendUnavailable { backend: kind.name(), requires: kind.requires() }.to_string());
             }
         }
         Ok(())
