@@ -15,6 +15,8 @@ pub enum Error {
     AuthenticationFailed,
     /// The ciphertext is shorter than the tag it must contain.
     CiphertextTooShort { len: usize, tag: usize },
+    /// No ACE backend has this name.
+    UnknownAceBackend(String),
     /// No FACE level has this name.
     UnknownFaceLevel(String),
     /// The backend exists but this CPU lacks an instruction set it needs.
@@ -50,6 +52,11 @@ impl fmt::Display for Error {
             Error::CiphertextTooShort { len, tag } => {
                 write!(f, "ciphertext of {len} bytes is shorter than its {tag}-byte authenticator")
             }
+            Error::UnknownAceBackend(name) => write!(
+                f,
+                "unknown ACE backend `{name}` (known: {})",
+                crate::ace::AceBackend::ALL.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+            ),
             Error::UnknownFaceLevel(name) => write!(
                 f,
                 "unknown FACE level `{name}` (known: none, rd0, rd1, rd1p, rd2, rd2p)"

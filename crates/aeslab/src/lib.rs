@@ -4,11 +4,16 @@
 //! bitslicing, SIMD bitslicing at three widths, AES-NI, VAES at two widths) and one runtime
 //! dispatch that picks the fastest constant-time backend the CPU has.
 //!
+//! [`aez`] is AEZ v5 on those AES rounds; [`ace`] is the ACE permutation, ACE-AE-128 and
+//! ACE-H-256, scalar and in SIMD lanes.
+//!
 //! This crate contains no measurement code; timing lives in `aeslab-measure` and the CLI.
 
+pub mod ace;
 pub mod aes;
 pub mod aez;
 pub mod cpu;
+mod ct;
 pub mod ctr;
 mod error;
 

@@ -16,10 +16,10 @@ use blake2::Digest;
 use cipher::consts::{U16, U48};
 use cipher::inout::InOutBuf;
 use cipher::{KeyInit, KeySizeUser};
-use subtle_free::constant_time_is_zero;
 use zeroize::Zeroize;
 
 use crate::aes::{BackendKind, default_backend};
+use crate::ct::constant_time_is_zero;
 use crate::{Block, Error};
 use tweak::{Tweakable, to_block, to_u128};
 
@@ -137,13 +137,6 @@ impl Aez {
 }
 
 /// Comparison without early exit: OR all bytes together, test once.
-mod subtle_free {
-    pub fn constant_time_is_zero(bytes: &[u8]) -> bool {
-        let acc = bytes.iter().fold(0u8, |acc, b| acc | b);
-        // The single branch is on the fold of every byte: it reveals only accept/reject.
-        core::hint::black_box(acc) == 0
-    }
-}
 
 // RustCrypto `aead` 0.6: 16-byte nonce, 16-byte tag. AEZ's ciphertext is one enciphered
 // string; the "tag" is its last 16 bytes, the rest replaces the message.
