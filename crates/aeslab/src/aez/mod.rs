@@ -136,8 +136,6 @@ impl Aez {
     }
 }
 
-/// Comparison without early exit: OR all bytes together, test once.
-
 // RustCrypto `aead` 0.6: 16-byte nonce, 16-byte tag. AEZ's ciphertext is one enciphered
 // string; the "tag" is its last 16 bytes, the rest replaces the message.
 
