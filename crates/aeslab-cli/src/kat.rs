@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 
+use aeslab::ace::{AceAe128, AceBackend, AceHash256};
 use aeslab::aes::{BackendKind, default_backend};
 use aeslab::aez::{Aez, extract};
 use clap::{Args, Subcommand};
+use digest::{FixedOutputReset, Update};
 use serde_json::Value;
 
 use crate::CliResult;
@@ -14,13 +16,18 @@ pub enum KatCommand {
     /// AEZ vectors in the Go implementation's JSON (extract, e, hash, prf or encrypt schema,
     /// detected by the keys).
     Aez(KatArgs),
+    /// ACE-AE-128 vectors in the NIST LWC KAT format (Count, Key, Nonce, PT, AD, CT).
+    Ace(KatArgs),
+    /// ACE-H-256 vectors in the NIST LWC KAT format (Count, Msg, MD).
+    AceHash(KatArgs),
 }
 
 #[derive(Args)]
 pub struct KatArgs {
     /// The vector file.
     file: PathBuf,
-    /// Backend to run on (default: the fastest constant-time one).
+    /// Backend to run on (default: the fastest constant-time AES backend for AEZ, the widest
+    /// ACE backend for ACE).
     #[arg(long)]
     backend: Option<String>,
 }
@@ -35,6 +42,8 @@ fn backend(args: &KatArgs) -> Result<BackendKind, String> {
 pub fn run(cmd: &KatCommand) -> CliResult {
     match cmd {
         KatCommand::Aez(args) => aez(args),
+        KatCommand::Ace(args) => ace(args, false),
+        KatCommand::AceHash(args) => ace(args, true),
     }
 }
 
@@ -134,6 +143,77 @@ fn aez(args: &KatArgs) -> CliResult {
                 println!("FAIL vector #{n}");
             }
             Err(e) => return Err(format!("vector #{n}: {e}")),
+        }
+    }
+    finish(passed, failed)
+}
+
+/// The cases of a NIST LWC KAT file: blank-line separated blocks of `Name = HEX` lines.
+fn lwc_cases(text: &str) -> Result<Vec<Vec<(String, Vec<u8>)>>, String> {
+    let mut cases = Vec::new();
+    let mut current = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            if !current.is_empty() {
+                cases.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        let (name, value) = line.split_once('=').ok_or_else(|| format!("line {}: expected `Name = value`", n + 1))?;
+        let (name, value) = (name.trim(), value.trim());
+        let bytes = if name == "Count" {
+            Vec::new()
+        } else {
+            hex::decode(value).map_err(|e| format!("line {}: `{name}` is not hex: {e}", n + 1))?
+        };
+        current.push((name.to_string(), bytes));
+    }
+    if !current.is_empty() {
+        cases.push(current);
+    }
+    Ok(cases)
+}
+
+fn lwc_field<'a>(case: &'a [(String, Vec<u8>)], name: &str) -> Result<&'a [u8], String> {
+    case.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_slice()).ok_or_else(|| format!("case without `{name}`"))
+}
+
+fn lwc_16(case: &[(String, Vec<u8>)], name: &str) -> Result<[u8; 16], String> {
+    lwc_field(case, name)?.try_into().map_err(|_| format!("`{name}` is not 16 bytes"))
+}
+
+/// ACE-AE-128 (encrypt and decrypt each case) or ACE-H-256 vectors.
+fn ace(args: &KatArgs, hash: bool) -> CliResult {
+    let backend = match &args.backend {
+        Some(n) => AceBackend::from_name(n).and_then(AceBackend::check).map_err(|e| e.to_string())?,
+        None => AceBackend::widest(),
+    };
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let cases = lwc_cases(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    if cases.is_empty() {
+        return Err(format!("{} holds no vectors", args.file.display()));
+    }
+    let mut hasher = AceHash256::with_backend(backend).map_err(|e| e.to_string())?;
+    let (mut passed, mut failed) = (0, 0);
+    for (n, case) in cases.iter().enumerate() {
+        let ok = if hash {
+            hasher.update(lwc_field(case, "Msg").map_err(|e| format!("case #{n}: {e}"))?);
+            hasher.finalize_fixed_reset().as_slice() == lwc_field(case, "MD").map_err(|e| format!("case #{n}: {e}"))?
+        } else {
+            let run = || -> Result<bool, String> {
+                let ace = AceAe128::with_backend(&lwc_16(case, "Key")?, backend).map_err(|e| e.to_string())?;
+                let nonce = lwc_16(case, "Nonce")?;
+                let (pt, ad, ct) = (lwc_field(case, "PT")?, lwc_field(case, "AD")?, lwc_field(case, "CT")?);
+                Ok(ace.seal(&nonce, ad, pt) == ct && ace.open(&nonce, ad, ct).as_deref() == Ok(pt))
+            };
+            run().map_err(|e| format!("case #{n}: {e}"))?
+        };
+        if ok {
+            passed += 1;
+        } else {
+            failed += 1;
+            println!("FAIL case #{n}");
         }
     }
     finish(passed, failed)

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod aez_cmd;
+mod bench_ace;
 mod bench_aez;
 mod bench_ctr;
 mod cpu;
@@ -63,6 +64,9 @@ enum BenchCommand {
     Ctr(bench_ctr::BenchCtrArgs),
     /// AEZ, every constant-time path, with zears and Yawning's Go AEZ (seed 002's table).
     Aez(bench_aez::BenchAezArgs),
+    /// The ACE permutation per backend against the scalar reference (seed 004), and
+    /// ACE-AE-128 / ACE-H-256 with one message and with a full register of messages.
+    Ace(bench_ace::BenchAceArgs),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -94,6 +98,7 @@ fn main() -> ExitCode {
         Command::Pipeline(args) => pipeline::run(&args),
         Command::Bench { which: BenchCommand::Ctr(args) } => bench_ctr::run(&args),
         Command::Bench { which: BenchCommand::Aez(args) } => bench_aez::run(&args),
+        Command::Bench { which: BenchCommand::Ace(args) } => bench_ace::run(&args),
         Command::Aez { which } => aez_cmd::run(&which),
         Command::Kat { which } => kat::run(&which),
         Command::Report(args) => report::run(&args),

@@ -46,7 +46,7 @@ fn batch_tail_and_b2b_paths_agree_on_every_backend() {
         aes.encrypt_blocks_b2b(&input, &mut b2b).unwrap();
         assert_eq!(many, b2b, "{kind}");
         for (i, block) in input.iter().enumerate() {
-            let mut one = block.clone();
+            let mut one = *block;
             aes.encrypt_block(&mut one);
             assert_eq!(one, many[i], "{kind} block {i}");
         }

@@ -115,10 +115,11 @@ impl LaneWord for u32 {
 }
 
 /// SB-64: eight Simeck-64 rounds on the halves (`hi`, `lo`) with key bits from `rc`.
-/// The Feistel swap is done by alternating which half is updated.
+/// The Feistel swap is done by alternating which half is updated. `rc` is a public constant
+/// (and, with every step inlined, a compile-time one): choosing the key by its bits is not a
+/// secret-dependent index.
 #[inline(always)]
 fn simeck_box<W: LaneWord>(hi: &mut W, lo: &mut W, rc: u8, keys: &[W; 2]) {
-    // `rc` is a public constant: selecting the key by its bit is not a secret-dependent index.
     let mut r = 0;
     while r < 8 {
         *lo = W::simeck_round(*hi, *lo, keys[((rc >> r) & 1) as usize]);
@@ -127,39 +128,41 @@ fn simeck_box<W: LaneWord>(hi: &mut W, lo: &mut W, rc: u8, keys: &[W; 2]) {
     }
 }
 
+/// Step `I` of the permutation (a const parameter, so its constants fold into the code) on `s = [A0, A1, B0, B1, C0, C1, D0, D1, E0, E1]`.
+#[inline(always)]
+fn step<W: LaneWord, const I: usize>(s: &mut [W; 10], keys: &[W; 2]) {
+    let [mut a0, mut a1, b0, b1, mut c0, mut c1, d0, d1, mut e0, mut e1] = *s;
+    let sc = STEP_CONSTANTS[I];
+    simeck_box(&mut a0, &mut a1, sc[0], keys);
+    simeck_box(&mut c0, &mut c1, sc[1], keys);
+    simeck_box(&mut e0, &mut e1, sc[2], keys);
+    let ones = keys[1];
+    let nb0 = b0.xor(c0).xor(ones);
+    let nb1 = b1.xor(c1).xor(W::splat(0xffff_ff00 | sc[3] as u32));
+    let nd0 = d0.xor(e0).xor(ones);
+    let nd1 = d1.xor(e1).xor(W::splat(0xffff_ff00 | sc[4] as u32));
+    let ne0 = e0.xor(a0).xor(ones);
+    let ne1 = e1.xor(a1).xor(W::splat(0xffff_ff00 | sc[5] as u32));
+    // (A, B, C, D, E) ← (D, C, A, E, B), with B, D, E the mixed words.
+    *s = [nd0, nd1, c0, c1, a0, a1, ne0, ne1, nb0, nb1];
+}
+
 /// The full 16-step permutation on the lanes `W` holds (the first 1, 4, 8 or 16) of `states`.
 #[inline(always)]
 pub(crate) fn permute<W: LaneWord>(states: &mut LaneStates) {
-    let s = &mut states.words;
-    let [mut a0, mut a1, mut b0, mut b1, mut c0, mut c1, mut d0, mut d1, mut e0, mut e1] = [
-        W::load(&s[0]),
-        W::load(&s[1]),
-        W::load(&s[2]),
-        W::load(&s[3]),
-        W::load(&s[4]),
-        W::load(&s[5]),
-        W::load(&s[6]),
-        W::load(&s[7]),
-        W::load(&s[8]),
-        W::load(&s[9]),
-    ];
-    // Simeck round keys 0xfffffffe ⊕ bit, and the all-ones high half of the step constants.
-    let keys = [W::splat(0xffff_fffe), W::splat(0xffff_ffff)];
-    let ones = keys[1];
-    for sc in &STEP_CONSTANTS {
-        simeck_box(&mut a0, &mut a1, sc[0], &keys);
-        simeck_box(&mut c0, &mut c1, sc[1], &keys);
-        simeck_box(&mut e0, &mut e1, sc[2], &keys);
-        let nb0 = b0.xor(c0).xor(ones);
-        let nb1 = b1.xor(c1).xor(W::splat(0xffff_ff00 | sc[3] as u32));
-        let nd0 = d0.xor(e0).xor(ones);
-        let nd1 = d1.xor(e1).xor(W::splat(0xffff_ff00 | sc[4] as u32));
-        let ne0 = e0.xor(a0).xor(ones);
-        let ne1 = e1.xor(a1).xor(W::splat(0xffff_ff00 | sc[5] as u32));
-        // (A, B, C, D, E) ← (D, C, A, E, B), with B, D, E the mixed words.
-        (a0, a1, b0, b1, c0, c1, d0, d1, e0, e1) = (nd0, nd1, c0, c1, a0, a1, ne0, ne1, nb0, nb1);
+    let words = &mut states.words;
+    let mut s = [W::splat(0); 10];
+    for (v, w) in s.iter_mut().zip(words.iter()) {
+        *v = W::load(w);
     }
-    for (w, v) in [a0, a1, b0, b1, c0, c1, d0, d1, e0, e1].into_iter().enumerate() {
-        v.store(&mut s[w]);
+    // Simeck round keys 0xfffffffe ⊕ bit; the second is also the all-ones half of the step
+    // constants.
+    let keys = [W::splat(0xffff_fffe), W::splat(0xffff_ffff)];
+    macro_rules! steps {
+        ($($i:literal)*) => { $( step::<W, $i>(&mut s, &keys); )* };
+    }
+    steps!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
+    for (v, w) in s.iter().zip(words.iter_mut()) {
+        v.store(w);
     }
 }

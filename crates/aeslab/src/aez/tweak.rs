@@ -205,7 +205,7 @@ impl Iterator for IOffsets<'_> {
     fn next(&mut self) -> Option<u128> {
         let out = self.power ^ self.t.l_mult[(self.i % 8) as usize];
         // ⌈i/8⌉ grows when i moves from a multiple of 8 to the next.
-        if self.i % 8 == 0 {
+        if self.i.is_multiple_of(8) {
             self.power = dbl(self.power);
         }
         self.i += 1;

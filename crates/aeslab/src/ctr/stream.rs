@@ -283,7 +283,7 @@ impl<K: AesKeySize, M: CounterMode> StreamCipherSeek for AesCtr<K, M> {
     fn try_current_pos<T: SeekNum>(&self) -> Result<T, OverflowError> {
         let pos = self.inner.position();
         // `SeekNum` speaks in (blocks started, bytes of the last one used ∈ 1..=16).
-        let (block, byte) = if pos % 16 == 0 { (pos / 16, 16) } else { (pos / 16 + 1, (pos % 16) as u8) };
+        let (block, byte) = if pos.is_multiple_of(16) { (pos / 16, 16) } else { (pos / 16 + 1, (pos % 16) as u8) };
         T::from_block_byte(block, byte, 16)
     }
 
