@@ -3,11 +3,17 @@
 //
 //	peers aez -sizes 1,32,512 [-quick]   Yawning's AEZ: ns per Encrypt (tau 16, no AD)
 //	peers aez-check -size N              hex of Encrypt(the fixed test inputs), to check output
+//	peers ctr -key HEX -iv HEX -sizes 1024,4096 [-quick]
+//	                                     crypto/aes + crypto/cipher CTR: ns per message
+//	peers ctr-check -key HEX -iv HEX -size N
+//	                                     hex of CTR over the message byte(7i+3), to check output
 //
 // Build with -tags noasm for Yawning's portable constant-time (bitsliced) path.
 package main
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
@@ -28,6 +34,34 @@ func fill(n, mul, add int) []byte {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(i*mul + add)
+	}
+	return b
+}
+
+type ctrRecord struct {
+	Impl    string  `json:"impl"`
+	Backend string  `json:"backend"`
+	Face    string  `json:"face"`
+	KeyBits int     `json:"key_bits"`
+	Bytes   int     `json:"bytes"`
+	Threads int     `json:"threads"`
+	NsPerOp float64 `json:"ns_per_op"`
+}
+
+// ctrStream is AES-CTR with Go's standard library (128-bit big-endian counter, as SP 800-38A).
+func ctrStream(key, iv []byte) (cipher.Stream, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewCTR(block, iv), nil
+}
+
+func decodeHex(name, s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "-%s is not hex: %v\n", name, err)
+		os.Exit(2)
 	}
 	return b
 }
@@ -77,14 +111,20 @@ func parseSizes(s string) ([]int, error) {
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: peers aez|aez-check [flags]")
+		fmt.Fprintln(os.Stderr, "usage: peers aez|aez-check|ctr|ctr-check [flags]")
 		os.Exit(2)
 	}
 	flags := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	sizes := flags.String("sizes", "1,32,512,1024,2048,4096,8192,16384,32768,65536,1024768", "message sizes")
 	size := flags.Int("size", 100, "message size for the check")
 	quick := flags.Bool("quick", false, "shorter measurements")
+	keyHex := flags.String("key", "", "AES key (ctr, ctr-check)")
+	ivHex := flags.String("iv", "", "first counter block (ctr, ctr-check)")
 	flags.Parse(os.Args[2:])
+	target, rounds := 20*time.Millisecond, 9
+	if *quick {
+		target, rounds = 3*time.Millisecond, 5
+	}
 
 	key, nonce := testKey(), testNonce()
 	switch os.Args[1] {
@@ -96,16 +136,42 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
-		target, rounds := 20*time.Millisecond, 9
-		if *quick {
-			target, rounds = 3*time.Millisecond, 5
-		}
 		var out []record
 		for _, n := range list {
 			msg := fill(n, 3, 0)
 			dst := make([]byte, 0, n+16)
 			ns := nsPerOp(func() { aez.Encrypt(key, nonce, nil, 16, msg, dst[:0]) }, target, rounds)
 			out = append(out, record{implName, backendName, n, ns, float64(n) / ns * 1e3})
+		}
+		json.NewEncoder(os.Stdout).Encode(out)
+	case "ctr-check", "ctr":
+		ctrKey, iv := decodeHex("key", *keyHex), decodeHex("iv", *ivHex)
+		if _, err := ctrStream(ctrKey, iv); err != nil || len(iv) != 16 {
+			fmt.Fprintln(os.Stderr, "bad key or IV:", err)
+			os.Exit(2)
+		}
+		message := func(n int) []byte { return fill(n, 7, 3) }
+		if os.Args[1] == "ctr-check" {
+			s, _ := ctrStream(ctrKey, iv)
+			buf := message(*size)
+			s.XORKeyStream(buf, buf)
+			fmt.Println(hex.EncodeToString(buf))
+			return
+		}
+		list, err := parseSizes(*sizes)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		var out []ctrRecord
+		for _, n := range list {
+			buf := message(n)
+			// The key is expanded once; each call starts a message at the first counter block.
+			block, _ := aes.NewCipher(ctrKey)
+			ns := nsPerOp(func() {
+				cipher.NewCTR(block, iv).XORKeyStream(buf, buf)
+			}, target, rounds)
+			out = append(out, ctrRecord{"go", "crypto/aes + cipher.NewCTR", "none", 8 * len(ctrKey), n, 1, ns})
 		}
 		json.NewEncoder(os.Stdout).Encode(out)
 	default:

@@ -200,6 +200,11 @@ pub fn measure(args: &BenchCtrArgs, progress: &Progress) -> Result<CtrBench, Str
             Ok(mut child) => records.append(&mut child),
             Err(e) => notes.push(format!("OpenSSL with AES-NI masked was not measured: {e}")),
         }
+        progress.step("bench ctr: Go peer");
+        match go_ctr(args, &cal) {
+            Ok(mut go) => records.append(&mut go),
+            Err(e) => notes.push(format!("Go's crypto/aes CTR was not measured: {e}")),
+        }
     }
     Ok(CtrBench { records, cal, sizes: args.sizes.clone(), keys: args.keys.clone(), notes })
 }
@@ -297,10 +302,51 @@ fn openssl_bitsliced(args: &BenchCtrArgs) -> Result<Vec<Record>, String> {
     Ok(records)
 }
 
+/// Go's crypto/aes + crypto/cipher CTR, from `peers/go` in a child process: its output is
+/// checked against OpenSSL's first, and its wall-clock ns are converted with this run's
+/// calibration.
+fn go_ctr(args: &BenchCtrArgs, cal: &Calibration) -> Result<Vec<Record>, String> {
+    let bin = crate::go_peers::binary(false)?;
+    let sizes = args.sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
+    let mut records = Vec::new();
+    for &bits in &args.keys {
+        let (key, iv) = key_and_iv(bits);
+        let (key_hex, iv_hex) = (hex::encode(&key), hex::encode(iv));
+        let check = crate::go_peers::run(&bin, &["ctr-check", "-key", &key_hex, "-iv", &iv_hex, "-size", "1000"])?;
+        let mut expect: Vec<u8> = (0..1000).map(|i| (i * 7 + 3) as u8).collect();
+        OpenSsl::new(&key, &iv).apply(&mut expect);
+        if check.trim() != hex::encode(&expect) {
+            return Err(format!("its AES-{bits}-CTR output differs from OpenSSL's"));
+        }
+        let mut argv = vec!["ctr", "-key", &key_hex, "-iv", &iv_hex, "-sizes", &sizes];
+        if args.quick {
+            argv.push("-quick");
+        }
+        let out = crate::go_peers::run(&bin, &argv)?;
+        let values: Vec<serde_json::Value> = serde_json::from_str(&out).map_err(|e| format!("unreadable output: {e}"))?;
+        let cycles_per_ns = cal.cycles_per_tick * cal.ticks_per_ns;
+        for v in values {
+            let bytes = v["bytes"].as_u64().unwrap_or(0) as usize;
+            let ns = v["ns_per_op"].as_f64().unwrap_or(f64::NAN);
+            records.push(Record::Throughput(Throughput {
+                implementation: "go".into(),
+                backend: v["backend"].as_str().unwrap_or_default().to_string(),
+                face: "none".into(),
+                key_bits: bits,
+                bytes,
+                threads: 1,
+                cycles_per_byte: ns * cycles_per_ns / bytes.max(1) as f64,
+                gbytes_per_s: bytes as f64 / ns,
+            }));
+        }
+    }
+    Ok(records)
+}
+
 type RowKey = (String, String, String);
 
 fn row_order(implementation: &str, backend: &str, face: &str) -> (usize, usize, usize) {
-    let i = ["aeslab", "openssl", "aws-lc-rs", "rustcrypto"].iter().position(|x| *x == implementation).unwrap_or(9);
+    let i = ["aeslab", "openssl", "aws-lc-rs", "rustcrypto", "go"].iter().position(|x| *x == implementation).unwrap_or(9);
     let b = BackendKind::ALL.iter().position(|k| k.name() == backend).unwrap_or(99);
     let f = FaceLevel::ALL.iter().position(|l| l.name() == face).unwrap_or(9);
     (i, b, f)

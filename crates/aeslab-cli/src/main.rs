@@ -16,6 +16,7 @@ mod kat;
 mod markdown;
 mod peers;
 mod pipeline;
+mod plots;
 mod progress;
 mod records;
 mod report;

@@ -72,18 +72,48 @@ fn bad_arguments_give_one_error_line_and_a_nonzero_exit() {
 }
 
 #[test]
-fn report_writes_its_header_and_every_seed_section() {
+fn report_writes_every_section_the_json_records_and_the_plots() {
     let dir = std::env::temp_dir().join(format!("aeslab-report-test-{}", std::process::id()));
     let out = aeslab(&["report", "--quick", "--out", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let md = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
     assert!(md.starts_with("# aeslab report"));
-    assert!(md.contains("- Mode: quick"));
-    assert!(md.contains("core cycles per tick"));
+    for header in ["- Mode: quick", "- Compiler: rustc", "- Clock: ", "core cycles per tick", "- Features: "] {
+        assert!(md.contains(header), "{header} missing from the header");
+    }
     for section in ["## Seed 001", "## Seed 000", "## Seed 003", "## Seed 002", "## Seed 004"] {
         assert!(md.contains(section), "{section} missing");
     }
     assert!(md.contains("Ref  : "), "seed 004's listing");
+    assert!(md.contains("The AES-unit limit used below"), "seed 001's computed summary");
+    assert!(md.contains("of the AES units' peak"), "seed 003's distance to the limit");
+
+    // Every plot exists, is an SVG with its title, and is linked from REPORT.md.
+    for (file, title) in [
+        ("ctr-aes128.svg", "AES-128-CTR"),
+        ("ctr-aes192.svg", "AES-192-CTR"),
+        ("ctr-aes256.svg", "AES-256-CTR"),
+        ("face-ablation.svg", "FACE ablation"),
+        ("aez.svg", "AEZ v5 encryption"),
+        ("instr.svg", "Instruction latency and throughput"),
+        ("pipeline.svg", "Throughput vs blocks in flight"),
+    ] {
+        let svg = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(svg.starts_with("<svg") && svg.contains(title), "{file}");
+        assert!(md.contains(&format!("({file})")), "{file} not linked");
+    }
+
+    // report.json holds the records of every bench command.
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let records = json["records"].as_array().unwrap();
+    let has = |pred: &dyn Fn(&serde_json::Value) -> bool| records.iter().any(pred);
+    assert!(has(&|r| r["instr"] == "aesenc" && r["kind"] == "throughput"));
+    assert!(has(&|r| r.get("cycles_per_block").is_some()));
+    assert!(has(&|r| r["face"] == "rd2p" && r["key_bits"] == 256));
+    assert!(has(&|r| r["op"] == "key_setup"));
+    assert!(has(&|r| r.get("ns_per_op").is_some() && r["impl"] == "zears"));
+    assert!(has(&|r| r["op"] == "perm" && r["backend"] == "scalar"));
+    assert!(has(&|r| r["op"] == "aead"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
