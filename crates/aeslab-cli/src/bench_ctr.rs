@@ -344,6 +344,8 @@ fn go_ctr(args: &BenchCtrArgs, cal: &Calibration) -> Result<Vec<Record>, String>
 }
 
 type RowKey = (String, String, String);
+/// Table rows in display order: (implementation, backend, FACE level) ranks, then names.
+type RowOrder = (usize, usize, usize, RowKey);
 
 fn row_order(implementation: &str, backend: &str, face: &str) -> (usize, usize, usize) {
     let i = ["aeslab", "openssl", "aws-lc-rs", "rustcrypto", "go"].iter().position(|x| *x == implementation).unwrap_or(9);
@@ -356,7 +358,7 @@ fn row_order(implementation: &str, backend: &str, face: &str) -> (usize, usize, 
 pub fn markdown(b: &CtrBench) -> String {
     let mut s = String::new();
     // Table 3.
-    let mut rows: BTreeMap<(usize, usize, usize, RowKey), BTreeMap<(usize, u32), f64>> = BTreeMap::new();
+    let mut rows: BTreeMap<RowOrder, BTreeMap<(usize, u32), f64>> = BTreeMap::new();
     for r in &b.records {
         if let Record::Throughput(t) = r {
             let o = row_order(&t.implementation, &t.backend, &t.face);
@@ -385,7 +387,7 @@ pub fn markdown(b: &CtrBench) -> String {
         .collect();
     s += &crate::markdown::table(&header, &table3);
     // Table 4.
-    let mut setup: BTreeMap<(usize, usize, usize, RowKey), BTreeMap<u32, (f64, f64)>> = BTreeMap::new();
+    let mut setup: BTreeMap<RowOrder, BTreeMap<u32, (f64, f64)>> = BTreeMap::new();
     for r in &b.records {
         if let Record::KeySetup(k) = r {
             let o = row_order(&k.implementation, &k.backend, &k.face);

@@ -148,8 +148,11 @@ fn aez(args: &KatArgs) -> CliResult {
     finish(passed, failed)
 }
 
+/// One case of an LWC KAT file: `(name, bytes)` per line (`Count` has no bytes).
+type LwcCase = Vec<(String, Vec<u8>)>;
+
 /// The cases of a NIST LWC KAT file: blank-line separated blocks of `Name = HEX` lines.
-fn lwc_cases(text: &str) -> Result<Vec<Vec<(String, Vec<u8>)>>, String> {
+fn lwc_cases(text: &str) -> Result<Vec<LwcCase>, String> {
     let mut cases = Vec::new();
     let mut current = Vec::new();
     for (n, line) in text.lines().enumerate() {
