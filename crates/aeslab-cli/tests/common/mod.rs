@@ -6,8 +6,14 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `aeslab ARGS` with `stdin` as its input.
 pub fn aeslab(args: &[&str], stdin: &[u8]) -> Output {
+    aeslab_with_env(args, stdin, &[])
+}
+
+/// Runs `aeslab ARGS` with `stdin` as its input and `env` added to its environment.
+pub fn aeslab_with_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_aeslab"))
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -81,9 +81,9 @@ impl AceBackend {
             #[cfg(target_arch = "x86_64")]
             AceBackend::Sse => true,
             #[cfg(target_arch = "x86_64")]
-            AceBackend::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            AceBackend::Avx2 => crate::cpu::x86_has!("avx2"),
             #[cfg(target_arch = "x86_64")]
-            AceBackend::Avx512 => std::arch::is_x86_feature_detected!("avx512f"),
+            AceBackend::Avx512 => crate::cpu::x86_has!("avx512f"),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }

@@ -112,5 +112,5 @@ pub(crate) unsafe fn expand_key(key: &[u8]) -> Result<RoundKeys, Error> {
 aes_insn_backend!(
     /// AES-NI, 8 blocks interleaved in xmm registers.
     Aesni, __m128i, U8, "aesni", "aes,ssse3",
-    is_x86_feature_detected!("aes") && is_x86_feature_detected!("ssse3")
+    crate::cpu::x86_has!("aes") && crate::cpu::x86_has!("ssse3")
 );

@@ -472,17 +472,17 @@ mod x86 {
     bitslice_backend!(
         /// Constant-time bitsliced AES in xmm registers (SSSE3), 8 blocks per batch.
         BitsliceSse, Xmm, U8, "bitslice-sse", "ssse3",
-        is_x86_feature_detected!("ssse3")
+        crate::cpu::x86_has!("ssse3")
     );
     bitslice_backend!(
         /// Constant-time bitsliced AES in ymm registers (AVX2), 16 blocks per batch.
         BitsliceAvx2, Ymm, U16, "bitslice-avx2", "avx2",
-        is_x86_feature_detected!("avx2")
+        crate::cpu::x86_has!("avx2")
     );
     bitslice_backend!(
         /// Constant-time bitsliced AES in zmm registers (AVX-512F/BW), 32 blocks per batch.
         BitsliceAvx512, Zmm, U32, "bitslice-avx512", "avx512f,avx512bw",
-        is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw")
+        crate::cpu::x86_has!("avx512f") && crate::cpu::x86_has!("avx512bw")
     );
 }
 

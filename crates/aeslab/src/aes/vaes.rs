@@ -190,13 +190,13 @@ impl AesVec for __m512i {
 aes_insn_backend!(
     /// VAES on ymm registers: 16 blocks in flight.
     Vaes256, __m256i, U16, "vaes256", "aes,vaes,avx2",
-    is_x86_feature_detected!("aes") && is_x86_feature_detected!("vaes")
-        && is_x86_feature_detected!("avx2")
+    crate::cpu::x86_has!("aes") && crate::cpu::x86_has!("vaes")
+        && crate::cpu::x86_has!("avx2")
 );
 
 aes_insn_backend!(
     /// VAES on zmm registers: 32 blocks in flight.
     Vaes512, __m512i, U32, "vaes512", "aes,vaes,avx512f,avx512bw",
-    is_x86_feature_detected!("aes") && is_x86_feature_detected!("vaes")
-        && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw")
+    crate::cpu::x86_has!("aes") && crate::cpu::x86_has!("vaes")
+        && crate::cpu::x86_has!("avx512f") && crate::cpu::x86_has!("avx512bw")
 );
