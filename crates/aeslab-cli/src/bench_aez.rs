@@ -258,11 +258,5 @@ pub fn run(args: &BenchAezArgs) -> CliResult {
     let progress = Progress::new(!args.json);
     let bench = measure(args, &progress)?;
     progress.finish();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&bench.records).map_err(|e| e.to_string())?);
-    } else {
-        println!("# aeslab bench aez\n\n{} · {:.4} core cycles/tick\n", aeslab_measure::machine::cpu_model(), bench.cal.cycles_per_tick);
-        print!("{}", markdown(&bench));
-    }
-    Ok(())
+    crate::records::print_bench(args.json, "aez", bench.cal.cycles_per_tick, &bench.records, || markdown(&bench))
 }

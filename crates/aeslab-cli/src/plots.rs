@@ -66,6 +66,20 @@ fn area(path: &Path) -> Result<Area<'_>, String> {
     Ok(root)
 }
 
+/// Each series as a line with a dot at each point, on any pair of axes.
+fn draw_lines<X, Y>(chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, Y>>, path: &Path, series: &[Series]) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    for (i, s) in series.iter().enumerate() {
+        let c = color(i);
+        chart.draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2))).map_err(err(path))?;
+        chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, c.filled()))).map_err(err(path))?;
+    }
+    Ok(())
+}
+
 /// The series names, each beside a short line in its colour, top to bottom.
 fn legend(panel: &Area<'_>, path: &Path, series: &[Series]) -> Result<(), String> {
     for (i, s) in series.iter().enumerate() {
@@ -100,13 +114,7 @@ pub fn by_size(path: &Path, title: &str, y_desc: &str, series: &[Series]) -> Res
         .y_label_formatter(&|v| format!("{v:.3}"))
         .draw()
         .map_err(err(path))?;
-    for (i, s) in series.iter().enumerate() {
-        let c = color(i);
-        chart
-            .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))
-            .map_err(err(path))?;
-        chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, c.filled()))).map_err(err(path))?;
-    }
+    draw_lines(&mut chart, path, series)?;
     legend(&panel, path, series)?;
     root.present().map_err(err(path))
 }
@@ -145,13 +153,7 @@ pub fn linear(
         .x_label_formatter(&formatter)
         .draw()
         .map_err(err(path))?;
-    for (i, s) in series.iter().enumerate() {
-        let c = color(i);
-        chart
-            .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))
-            .map_err(err(path))?;
-        chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, c.filled()))).map_err(err(path))?;
-    }
+    draw_lines(&mut chart, path, series)?;
     legend(&panel, path, series)?;
     root.present().map_err(err(path))
 }

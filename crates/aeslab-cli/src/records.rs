@@ -35,3 +35,15 @@ pub enum Record {
     Throughput(Throughput),
     KeySetup(KeySetup),
 }
+
+/// Prints a benchmark's result: its records as JSON, or a title line (machine and calibration)
+/// and its markdown.
+pub fn print_bench<R: Serialize>(json: bool, name: &str, cycles_per_tick: f64, records: &[R], markdown: impl FnOnce() -> String) -> Result<(), String> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(records).map_err(|e| e.to_string())?);
+    } else {
+        println!("# aeslab bench {name}\n\n{} · {cycles_per_tick:.4} core cycles/tick\n", aeslab_measure::machine::cpu_model());
+        print!("{}", markdown());
+    }
+    Ok(())
+}
