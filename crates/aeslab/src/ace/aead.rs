@@ -15,11 +15,10 @@ use cipher::inout::InOutBuf;
 use cipher::{KeyInit, KeySizeUser};
 use zeroize::{Zeroize, Zeroizing};
 
-use super::{AceBackend, Lane, LaneJob, run_lockstep};
+use super::{AceBackend, Lane, LaneJob, RATE, run_lockstep};
 use crate::Error;
 use crate::ct::constant_time_eq;
 
-const RATE: usize = 8;
 const DOMAIN_AD: u8 = 1;
 const DOMAIN_MESSAGE: u8 = 2;
 
@@ -162,16 +161,12 @@ impl LaneJob for AeadJob<'_, '_, '_> {
                 lane.states.set(lane.index, &init);
                 init.zeroize();
             }
-            1 => lane.absorb(k0),
-            2 => lane.absorb(k1),
+            1 => lane.absorb_block(k0),
+            2 => lane.absorb_block(k1),
             t if t < ad_end => {
                 let j = t - 3;
                 let block = &self.message.ad[RATE * j..self.message.ad.len().min(RATE * j + RATE)];
-                if block.len() == RATE {
-                    lane.absorb(block);
-                } else {
-                    lane.absorb_last(block);
-                }
+                lane.absorb_block(block);
                 lane.domain(DOMAIN_AD);
             }
             t if t < message_end => {
@@ -196,8 +191,8 @@ impl LaneJob for AeadJob<'_, '_, '_> {
                 lane.set_rate(&rate);
                 lane.domain(DOMAIN_MESSAGE);
             }
-            t if t == message_end => lane.absorb(k0),
-            t if t == message_end + 1 => lane.absorb(k1),
+            t if t == message_end => lane.absorb_block(k0),
+            t if t == message_end + 1 => lane.absorb_block(k1),
             _ => {
                 // The tag is A ‖ C.
                 let state = lane.states.get(lane.index);

@@ -13,10 +13,9 @@ use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 use zeroize::Zeroize;
 
-use super::{AceBackend, Lane, LaneJob, LaneStates, run_lockstep};
+use super::{AceBackend, Lane, LaneJob, LaneStates, RATE, run_lockstep};
 use crate::Error;
 
-const RATE: usize = 8;
 
 /// The state after the IV permutation, computed once.
 fn initial_state() -> &'static [u8; 40] {
@@ -74,7 +73,7 @@ impl AceHash256 {
 
     fn finish(&mut self, out: &mut [u8]) {
         let (pending, filled) = (self.pending, self.filled);
-        self.lane().absorb_last(&pending[..filled]);
+        self.lane().absorb_block(&pending[..filled]);
         // The first permutation absorbs the last block; each one after it squeezes 8 more bytes.
         for chunk in out.chunks_exact_mut(RATE) {
             self.backend.permute(&mut self.states);
@@ -92,7 +91,7 @@ impl Update for AceHash256 {
             data = &data[take..];
             if self.filled == RATE {
                 let block = self.pending;
-                self.lane().absorb(&block);
+                self.lane().absorb_block(&block);
                 self.backend.permute(&mut self.states);
                 self.filled = 0;
             }
@@ -151,11 +150,7 @@ impl LaneJob for HashJob<'_> {
         }
         if t < self.blocks {
             let block = &self.message[RATE * t..self.message.len().min(RATE * t + RATE)];
-            if block.len() == RATE {
-                lane.absorb(block);
-            } else {
-                lane.absorb_last(block);
-            }
+            lane.absorb_block(block);
         } else {
             let i = t - self.blocks;
             self.digest[RATE * i..RATE * i + RATE].copy_from_slice(&lane.rate());

@@ -139,7 +139,10 @@ struct Lane<'a> {
     index: usize,
 }
 
-/// The rate (8 bytes) is the high half of A (bytes 0..4) then the high half of C (16..20).
+/// Bytes absorbed or squeezed per permutation by both ACE-AE-128 and ACE-H-256.
+const RATE: usize = 8;
+
+/// The rate is the high half of A (bytes 0..4) then the high half of C (16..20).
 const RATE_WORDS: [usize; 2] = [0, 4];
 
 impl Lane<'_> {
@@ -151,34 +154,28 @@ impl Lane<'_> {
         self.states.words[w][self.index] = v;
     }
 
-    fn rate(&self) -> [u8; 8] {
-        let mut r = [0u8; 8];
+    fn rate(&self) -> [u8; RATE] {
+        let mut r = [0u8; RATE];
         r[..4].copy_from_slice(&self.word(RATE_WORDS[0]).to_be_bytes());
         r[4..].copy_from_slice(&self.word(RATE_WORDS[1]).to_be_bytes());
         r
     }
 
-    fn set_rate(&mut self, r: &[u8; 8]) {
+    fn set_rate(&mut self, r: &[u8; RATE]) {
         self.set_word(RATE_WORDS[0], u32::from_be_bytes(r[..4].try_into().expect("4 bytes")));
         self.set_word(RATE_WORDS[1], u32::from_be_bytes(r[4..].try_into().expect("4 bytes")));
     }
 
-    /// XORs `data` (at most 8 bytes) into the rate.
-    fn absorb(&mut self, data: &[u8]) {
+    /// XORs `block` (at most 8 bytes) into the rate. A block shorter than the rate is a
+    /// message's last: the 0x80 pad byte is XORed in right after it.
+    fn absorb_block(&mut self, block: &[u8]) {
         let mut r = self.rate();
-        for (r, d) in r.iter_mut().zip(data) {
+        for (r, d) in r.iter_mut().zip(block) {
             *r ^= d;
         }
-        self.set_rate(&r);
-    }
-
-    /// XORs `data` (under 8 bytes) into the rate, then the 0x80 pad byte after it.
-    fn absorb_last(&mut self, data: &[u8]) {
-        let mut r = self.rate();
-        for (r, d) in r.iter_mut().zip(data) {
-            *r ^= d;
+        if let Some(pad) = r.get_mut(block.len()) {
+            *pad ^= 0x80;
         }
-        r[data.len()] ^= 0x80;
         self.set_rate(&r);
     }
 
