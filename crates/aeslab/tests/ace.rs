@@ -1,26 +1,20 @@
 //! ACE: the permutation's known answer, the NIST LWC KATs (../shared/testvectors/ace) on every
 //! backend, one message at a time and in lockstep batches of mixed lengths, and tampering.
 
+mod common;
+
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use aead::{Aead, AeadInOut, KeyInit, Payload};
 use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage, LaneStates, permute};
 use digest::{Digest, FixedOutputReset, Update};
 use rand::{Rng, SeedableRng};
 
-/// The cases of an LWC KAT file (`Key = …` lines, blank-line separated), found by walking
-/// up from this crate to `shared/testvectors/ace`.
+/// The cases of an LWC KAT file in `shared/testvectors/ace` (`Key = …` lines, blank-line
+/// separated).
 fn kat(file: &str) -> Vec<HashMap<String, Vec<u8>>> {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let text = loop {
-        let candidate = dir.join("shared/testvectors/ace").join(file);
-        if candidate.exists() {
-            break std::fs::read_to_string(candidate).unwrap();
-        }
-        assert!(dir.pop(), "shared/testvectors/ace/{file} not found");
-    };
-    text.split("\n\n")
+    common::vector_text("ace", file)
+        .split("\n\n")
         .filter(|block| !block.trim().is_empty())
         .map(|block| {
             block

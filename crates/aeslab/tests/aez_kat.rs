@@ -1,24 +1,15 @@
 //! AEZ v5 known answers (../shared/testvectors/aez, from the Go implementation) on every
 //! constant-time path, plus round trips and tampering.
 
-use std::path::PathBuf;
+mod common;
 
 use aeslab::aes::BackendKind;
 use aeslab::aez::{Aez, extract};
 use serde_json::Value;
 
-/// `shared/testvectors/aez`, found by walking up from this crate (the repository sits beside
-/// `shared/`, in a work tree and in CI's fresh clone alike).
+/// The vectors of `shared/testvectors/aez/FILE`.
 fn vectors(file: &str) -> Vec<Value> {
-    let mut dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    loop {
-        let candidate = dir.join("shared/testvectors/aez").join(file);
-        if candidate.exists() {
-            let text = std::fs::read_to_string(&candidate).unwrap();
-            return serde_json::from_str(&text).unwrap();
-        }
-        assert!(dir.pop(), "shared/testvectors/aez/{file} not found above {}", env!("CARGO_MANIFEST_DIR"));
-    }
+    serde_json::from_str(&common::vector_text("aez", file)).unwrap()
 }
 
 fn h(v: &Value) -> Vec<u8> {
