@@ -128,18 +128,19 @@ pub fn measure(args: &BenchAceArgs, progress: &Progress) -> Result<AceBench, Str
     let msg: Vec<u8> = (0..n).map(|i| (i * 5 + 3) as u8).collect();
     let reference_ct = AceAe128::new(&key).seal(&[7; 16], &[], &msg);
     let reference_md = AceHash256::hash_many_with(AceBackend::Scalar, &[&msg]).map_err(|e| e.to_string())?[0];
+    // Each backend with one message, and with one message per lane.
+    let mut shapes = Vec::new();
+    for &b in &backends {
+        shapes.push((b, 1));
+        if b.lanes() > 1 {
+            shapes.push((b, b.lanes()));
+        }
+    }
+    let ciphers: Vec<AceAe128> =
+        backends.iter().map(|&b| AceAe128::with_backend(&key, b).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
     for op in ["aead", "hash"] {
         progress.step(&format!("bench ace: {op}"));
         cal.refresh();
-        let mut shapes = Vec::new();
-        for &b in &backends {
-            shapes.push((b, 1));
-            if b.lanes() > 1 {
-                shapes.push((b, b.lanes()));
-            }
-        }
-        let ciphers: Vec<AceAe128> =
-            backends.iter().map(|&b| AceAe128::with_backend(&key, b).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
         let mut buffers: Vec<Vec<Vec<u8>>> = shapes.iter().map(|&(_, lanes)| vec![msg.clone(); lanes]).collect();
         let mut jobs: Vec<Box<dyn FnMut() + '_>> = Vec::new();
         for (&(b, lanes), bufs) in shapes.iter().zip(buffers.iter_mut()) {

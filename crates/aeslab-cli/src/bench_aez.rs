@@ -161,9 +161,8 @@ fn go_records(noasm: bool, sizes: &[usize], quick: bool, key: &[u8], nonce: &[u8
     let out = go_peers::run(&bin, &argv)?;
     let mut records: Vec<AezRecord> = serde_json::from_str(&out).map_err(|e| format!("unreadable output: {e}"))?;
     // Go measured wall time; convert with this process's calibration.
-    let cycles_per_ns = cal.cycles_per_tick * cal.ticks_per_ns;
     for r in &mut records {
-        r.cycles_per_byte = r.ns_per_op * cycles_per_ns / r.bytes.max(1) as f64;
+        r.cycles_per_byte = cal.nanos_to_cycles(r.ns_per_op) / r.bytes.max(1) as f64;
     }
     Ok(records)
 }

@@ -324,7 +324,6 @@ fn go_ctr(args: &BenchCtrArgs, cal: &Calibration) -> Result<Vec<Record>, String>
         }
         let out = crate::go_peers::run(&bin, &argv)?;
         let values: Vec<serde_json::Value> = serde_json::from_str(&out).map_err(|e| format!("unreadable output: {e}"))?;
-        let cycles_per_ns = cal.cycles_per_tick * cal.ticks_per_ns;
         for v in values {
             let bytes = v["bytes"].as_u64().unwrap_or(0) as usize;
             let ns = v["ns_per_op"].as_f64().unwrap_or(f64::NAN);
@@ -335,7 +334,7 @@ fn go_ctr(args: &BenchCtrArgs, cal: &Calibration) -> Result<Vec<Record>, String>
                 key_bits: bits,
                 bytes,
                 threads: 1,
-                cycles_per_byte: ns * cycles_per_ns / bytes.max(1) as f64,
+                cycles_per_byte: cal.nanos_to_cycles(ns) / bytes.max(1) as f64,
                 gbytes_per_s: bytes as f64 / ns,
             }));
         }
@@ -347,7 +346,8 @@ type RowKey = (String, String, String);
 /// Table rows in display order: (implementation, backend, FACE level) ranks, then names.
 type RowOrder = (usize, usize, usize, RowKey);
 
-fn row_order(implementation: &str, backend: &str, face: &str) -> (usize, usize, usize) {
+/// Display rank of a row: implementation (aeslab first, then the peers), backend, FACE level.
+pub fn row_order(implementation: &str, backend: &str, face: &str) -> (usize, usize, usize) {
     let i = ["aeslab", "openssl", "aws-lc-rs", "rustcrypto", "go"].iter().position(|x| *x == implementation).unwrap_or(9);
     let b = BackendKind::ALL.iter().position(|k| k.name() == backend).unwrap_or(99);
     let f = FaceLevel::ALL.iter().position(|l| l.name() == face).unwrap_or(9);
@@ -416,7 +416,8 @@ pub fn markdown(b: &CtrBench) -> String {
     s
 }
 
-fn throughput<'a>(b: &'a CtrBench, pred: impl Fn(&Throughput) -> bool + 'a) -> impl Iterator<Item = &'a Throughput> + 'a {
+/// The throughput records of `b` that satisfy `pred`.
+pub fn throughput<'a>(b: &'a CtrBench, pred: impl Fn(&Throughput) -> bool + 'a) -> impl Iterator<Item = &'a Throughput> + 'a {
     b.records.iter().filter_map(|r| if let Record::Throughput(t) = r { Some(t) } else { None }).filter(move |t| pred(t))
 }
 

@@ -21,7 +21,7 @@ use crate::instr::{self, InstrArgs, InstrRecord};
 use crate::pipeline::{self, PipelineArgs, PipelineReport};
 use crate::plots::{self, Series};
 use crate::progress::Progress;
-use crate::records::{Record, Throughput};
+use crate::records::Throughput;
 
 #[derive(Args)]
 pub struct ReportArgs {
@@ -179,8 +179,9 @@ fn to_json<T: serde::Serialize>(r: &T) -> serde_json::Value {
     serde_json::to_value(r).expect("records serialise")
 }
 
+/// Single-thread CTR throughput records (the report runs no threaded ones).
 fn ctr_records(b: &CtrBench) -> impl Iterator<Item = &Throughput> {
-    b.records.iter().filter_map(|r| if let Record::Throughput(t) = r { Some(t) } else { None }).filter(|t| t.threads == 1)
+    bench_ctr::throughput(b, |t| t.threads == 1)
 }
 
 /// The best aeslab CTR figure per key size against the AES-unit bound: `Nr − 2` AES
@@ -255,7 +256,7 @@ fn draw_plots(
         for t in ctr_records(ctr).filter(|t| t.key_bits == bits) {
             let keep = t.implementation != "aeslab" || t.face == "rd2p";
             if keep {
-                let order = ["aeslab", "openssl", "aws-lc-rs", "rustcrypto", "go"].iter().position(|x| *x == t.implementation).unwrap_or(9);
+                let order = bench_ctr::row_order(&t.implementation, &t.backend, &t.face).0;
                 let name = if t.implementation == "aeslab" {
                     format!("aeslab {} + rd2p", t.backend)
                 } else {

@@ -219,6 +219,11 @@ impl Calibration {
     pub fn ticks_to_cycles(&self, ticks: f64) -> f64 {
         ticks * self.cycles_per_tick
     }
+
+    /// Core cycles in `ns` nanoseconds of wall time (for peers timed by another process).
+    pub fn nanos_to_cycles(&self, ns: f64) -> f64 {
+        ns * self.ticks_per_ns * self.cycles_per_tick
+    }
 }
 
 /// Calibrates the native clock (TSC, CNTVCT) against a dependent `add` chain. About 40 ms.
