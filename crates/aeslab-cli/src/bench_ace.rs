@@ -102,7 +102,12 @@ pub fn measure(args: &BenchAceArgs, progress: &Progress) -> Result<AceBench, Str
         let mut jobs: Vec<Box<dyn FnMut() + '_>> = backends
             .iter()
             .zip(states.iter_mut())
-            .map(|(&b, s)| Box::new(move || b.permute(s)) as Box<dyn FnMut()>)
+            .map(|(&b, s)| {
+                // The backends were checked when the command parsed them: permute cannot fail.
+                Box::new(move || {
+                    let _ = b.permute(s);
+                }) as Box<dyn FnMut()>
+            })
             .collect();
         let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
         for ((t, b), cpb) in interleaved(cal.clock, plan, &mut refs).iter().zip(&backends).zip(per_run.iter_mut()) {

@@ -112,7 +112,7 @@ fn check(v: &Value, kind: BackendKind) -> Result<bool, String> {
         Schema::Prf => {
             let delta: [u8; 16] = hex_field(v, "delta")?.try_into().map_err(|_| "`delta` is not 16 bytes")?;
             let tau = usize::try_from(int_field(v, "tau")?).map_err(|_| "bad `tau`")?;
-            key(v)?.prf(&delta, tau) == hex_field(v, "r")?
+            key(v)?.prf(&delta, tau).map_err(|e| e.to_string())? == hex_field(v, "r")?
         }
         Schema::Encrypt => {
             let aez = key(v)?;
@@ -121,7 +121,7 @@ fn check(v: &Value, kind: BackendKind) -> Result<bool, String> {
             let ad: Vec<&[u8]> = data.iter().map(Vec::as_slice).collect();
             let tau = usize::try_from(int_field(v, "tau")?).map_err(|_| "bad `tau`")?;
             let (m, c) = (hex_field(v, "m")?, hex_field(v, "c")?);
-            aez.encrypt(&nonce, &ad, tau, &m) == c && aez.decrypt(&nonce, &ad, tau, &c).as_deref() == Ok(&m[..])
+            aez.encrypt(&nonce, &ad, tau, &m).map_err(|e| e.to_string())? == c && aez.decrypt(&nonce, &ad, tau, &c).as_deref() == Ok(&m[..])
         }
     })
 }

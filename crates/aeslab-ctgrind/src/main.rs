@@ -66,7 +66,7 @@ fn aez_path(kind: BackendKind) {
         let aez = Aez::with_backend(&key, kind).expect("constant-time backend");
         for len in [0, 1, 15, 31, 32, 100, 600] {
             let msg = secret(len, 7);
-            let out = aez.encrypt(&bytes(12, 8), &[&bytes(5, 9)], 16, &msg);
+            let out = aez.encrypt(&bytes(12, 8), &[&bytes(5, 9)], 16, &msg).expect("tau = 16");
             mark_public(&out);
         }
     }
@@ -79,7 +79,7 @@ fn ace_path(backend: AceBackend) {
         let s: [u8; 40] = secret(40, lane as u8).try_into().unwrap();
         states.set(lane, &s);
     }
-    backend.permute(&mut states);
+    backend.permute(&mut states).expect("an available backend");
     for lane in 0..backend.lanes() {
         mark_public(&states.get(lane));
     }

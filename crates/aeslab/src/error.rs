@@ -19,6 +19,8 @@ pub enum Error {
     UnknownAceBackend(String),
     /// No FACE level has this name.
     UnknownFaceLevel(String),
+    /// AEZ's authenticator length τ is encoded in bits in 32 bits.
+    TauTooLarge { tau: usize, max: usize },
     /// The backend exists but this CPU lacks an instruction set it needs.
     BackendUnavailable {
         backend: &'static str,
@@ -61,6 +63,9 @@ impl fmt::Display for Error {
                 f,
                 "unknown FACE level `{name}` (known: none, rd0, rd1, rd1p, rd2, rd2p)"
             ),
+            Error::TauTooLarge { tau, max } => {
+                write!(f, "tau of {tau} bytes is too large (at most {max} bytes)")
+            }
             Error::BackendUnavailable { backend, requires } => write!(
                 f,
                 "backend `{backend}` is not available on this CPU (it requires {requires})"

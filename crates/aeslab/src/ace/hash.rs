@@ -76,7 +76,7 @@ impl AceHash256 {
         self.lane().absorb_block(&pending[..filled]);
         // The first permutation absorbs the last block; each one after it squeezes 8 more bytes.
         for chunk in out.chunks_exact_mut(RATE) {
-            self.backend.permute(&mut self.states);
+            self.backend.permute_checked(&mut self.states);
             chunk.copy_from_slice(&self.lane().rate());
         }
     }
@@ -92,7 +92,7 @@ impl Update for AceHash256 {
             if self.filled == RATE {
                 let block = self.pending;
                 self.lane().absorb_block(&block);
-                self.backend.permute(&mut self.states);
+                self.backend.permute_checked(&mut self.states);
                 self.filled = 0;
             }
         }

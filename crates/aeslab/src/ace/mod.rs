@@ -103,11 +103,17 @@ impl AceBackend {
         Self::ALL.into_iter().rev().find(|b| b.available()).unwrap_or(AceBackend::Scalar)
     }
 
-    /// Lanes `0..self.lanes()` of `states` through the permutation.
-    ///
-    /// # Panics
-    /// If the CPU lacks the backend (callers go through [`AceBackend::check`]).
-    pub fn permute(self, states: &mut LaneStates) {
+    /// Lanes `0..self.lanes()` of `states` through the permutation; an error if this CPU lacks
+    /// the backend.
+    pub fn permute(self, states: &mut LaneStates) -> Result<(), Error> {
+        self.check()?.permute_checked(states);
+        Ok(())
+    }
+
+    /// [`AceBackend::permute`] for a backend that already passed [`AceBackend::check`] (the
+    /// schemes check it once, when they are built).
+    pub(crate) fn permute_checked(self, states: &mut LaneStates) {
+        // Soundness of the `unsafe` calls below, not input validation: every caller checked.
         assert!(self.available(), "ACE backend `{}` needs {}", self.name(), self.requires());
         match self {
             AceBackend::Scalar => permutation::permute::<u32>(states),
@@ -129,7 +135,7 @@ impl AceBackend {
 pub fn permute(state: &mut [u8; 40]) {
     let mut lanes = LaneStates::default();
     lanes.set(0, state);
-    AceBackend::Scalar.permute(&mut lanes);
+    AceBackend::Scalar.permute_checked(&mut lanes);
     *state = lanes.get(0);
 }
 
@@ -207,7 +213,7 @@ fn run_lockstep<J: LaneJob>(backend: AceBackend, jobs: &mut [J]) {
                 }
             }
             if t < total {
-                backend.permute(&mut states);
+                backend.permute_checked(&mut states);
             }
         }
     }

@@ -66,30 +66,47 @@ impl Aez {
         to_block(scheme::hash(&self.t, nonce, ad, tau_bits))
     }
 
-    /// AEZ-prf(Δ, τ): τ bytes.
-    pub fn prf(&self, delta: &Block, tau: usize) -> Vec<u8> {
+    /// The largest authenticator, in bytes: the hash encodes τ in bits in 32 bits.
+    pub const MAX_TAU: usize = (u32::MAX / 8) as usize;
+
+    fn check_tau(tau: usize) -> Result<(), Error> {
+        if tau > Self::MAX_TAU {
+            return Err(Error::TauTooLarge { tau, max: Self::MAX_TAU });
+        }
+        Ok(())
+    }
+
+    /// AEZ-prf(Δ, τ): τ bytes; an error when τ exceeds [`Aez::MAX_TAU`].
+    pub fn prf(&self, delta: &Block, tau: usize) -> Result<Vec<u8>, Error> {
+        Self::check_tau(tau)?;
         let mut out = vec![0u8; tau];
         scheme::prf(&self.t, to_u128(delta), &mut out);
-        out
+        Ok(out)
     }
 
+    /// Δ = AEZ-hash(τ, N, A); `tau` was checked against [`Aez::MAX_TAU`].
     fn delta(&self, nonce: &[u8], ad: &[&[u8]], tau: usize) -> u128 {
-        // [τ]_128 of the specification is the tag length in bits.
-        let tau_bits = u32::try_from(tau * 8).expect("tau below 2^29 bytes");
-        scheme::hash(&self.t, nonce, ad, tau_bits)
+        // [τ]_128 of the specification is the tag length in bits; MAX_TAU keeps it in 32 bits.
+        scheme::hash(&self.t, nonce, ad, (tau * 8) as u32)
     }
 
-    /// Encrypts `msg` with a `tau`-byte authenticator: `|C| = |msg| + tau`.
-    pub fn encrypt(&self, nonce: &[u8], ad: &[&[u8]], tau: usize, msg: &[u8]) -> Vec<u8> {
+    /// Encrypts `msg` with a `tau`-byte authenticator: `|C| = |msg| + tau`; an error when τ
+    /// exceeds [`Aez::MAX_TAU`].
+    pub fn encrypt(&self, nonce: &[u8], ad: &[&[u8]], tau: usize, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        Self::check_tau(tau)?;
         let mut out = vec![0u8; msg.len() + tau];
         out[..msg.len()].copy_from_slice(msg);
-        self.encrypt_in_place(nonce, ad, tau, &mut out);
-        out
+        self.encrypt_in_place(nonce, ad, tau, &mut out)?;
+        Ok(out)
     }
 
-    /// Encrypts in place: `buf` holds the message followed by `tau` bytes (overwritten).
-    pub fn encrypt_in_place(&self, nonce: &[u8], ad: &[&[u8]], tau: usize, buf: &mut [u8]) {
-        assert!(buf.len() >= tau, "the buffer holds the message and tau more bytes");
+    /// Encrypts in place: `buf` holds the message followed by `tau` bytes (overwritten). An
+    /// error, with `buf` untouched, when τ is too large or `buf` is shorter than τ.
+    pub fn encrypt_in_place(&self, nonce: &[u8], ad: &[&[u8]], tau: usize, buf: &mut [u8]) -> Result<(), Error> {
+        Self::check_tau(tau)?;
+        if buf.len() < tau {
+            return Err(Error::CiphertextTooShort { len: buf.len(), tag: tau });
+        }
         let delta = self.delta(nonce, ad, tau);
         if buf.len() == tau {
             // An empty message: the ciphertext is the PRF output.
@@ -99,6 +116,7 @@ impl Aez {
             buf[m..].fill(0);
             scheme::encipher(&self.t, delta, buf, false);
         }
+        Ok(())
     }
 
     /// Decrypts and authenticates; on failure returns an error and releases nothing.
@@ -112,6 +130,7 @@ impl Aez {
     /// Decrypts in place and returns the message length; the message is `buf[..len]`. When
     /// authentication fails the whole buffer is wiped.
     pub fn decrypt_in_place(&self, nonce: &[u8], ad: &[&[u8]], tau: usize, buf: &mut [u8]) -> Result<usize, Error> {
+        Self::check_tau(tau)?;
         if buf.len() < tau {
             return Err(Error::CiphertextTooShort { len: buf.len(), tag: tau });
         }
@@ -170,7 +189,7 @@ impl AeadInOut for Aez {
         let msg = buffer.into_out_with_copied_in();
         let mut whole = vec![0u8; msg.len() + 16];
         whole[..msg.len()].copy_from_slice(msg);
-        self.encrypt_in_place(nonce, &[associated_data], 16, &mut whole);
+        self.encrypt_in_place(nonce, &[associated_data], 16, &mut whole).map_err(|_| aead::Error)?;
         msg.copy_from_slice(&whole[..msg.len()]);
         let tag = aead::Tag::<Self>::try_from(&whole[msg.len()..]).expect("16 bytes");
         whole.zeroize();

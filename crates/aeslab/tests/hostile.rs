@@ -1,0 +1,199 @@
+//! Hostile input through the library's public API: each kind of bad input gets an `Err` with a
+//! clear message, never a panic, and an AEAD that rejects a ciphertext leaves nothing of it
+//! behind. One test per kind of input (the CLI's twins are in aeslab-cli/tests/hostile.rs).
+
+use aead::{Aead, AeadInOut, KeyInit};
+use aeslab::Error;
+use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage, LaneStates};
+use aeslab::aes::{Aes128, AnyAes, BackendKind};
+use aeslab::aez::Aez;
+use aeslab::ctr::{Aes128Ctr, DynCtr, FaceLevel};
+use cipher::{KeyIvInit, StreamCipher};
+
+const KEY: [u8; 16] = *b"0123456789abcdef";
+const IV: [u8; 16] = [0xf0; 16];
+
+fn sealed_aez() -> Vec<u8> {
+    Aez::new(&KEY).encrypt(b"nonce", &[b"ad"], 16, b"a message of some length").unwrap()
+}
+
+fn sealed_ace() -> Vec<u8> {
+    AceAe128::new(&KEY).seal(&IV, b"ad", b"a message of some length")
+}
+
+#[test]
+fn wrong_key_lengths() {
+    for len in [0, 15, 17, 31, 33, 48] {
+        let key = vec![7u8; len];
+        for kind in BackendKind::available_kinds() {
+            assert_eq!(AnyAes::new(kind, &key).err().unwrap(), Error::InvalidKeyLength(len), "{kind}");
+        }
+        let err = DynCtr::new(&key, &IV, BackendKind::Ct64, FaceLevel::Rd2p, false).unwrap_err();
+        assert_eq!(err.to_string(), format!("invalid AES key length {len} bytes (expected 16, 24 or 32)"));
+        assert!(Aes128::new_from_slice(&key).is_err());
+        assert!(Aes128Ctr::new_from_slices(&key, &IV).is_err());
+        assert!(<AceAe128 as KeyInit>::new_from_slice(&key).is_err());
+    }
+    // AEZ takes keys of any length by design (Extract), the empty key included.
+    assert_eq!(Aez::new(&[]).encrypt(b"n", &[], 16, b"m").unwrap().len(), 17);
+}
+
+#[test]
+fn wrong_iv_and_nonce_lengths() {
+    for len in [0, 12, 15, 17, 32] {
+        let iv = vec![1u8; len];
+        let err = DynCtr::new(&KEY, &iv, BackendKind::Ct64, FaceLevel::None, true).unwrap_err();
+        assert_eq!(err, Error::InvalidIvLength(len));
+        assert!(Aes128Ctr::new_from_slices(&KEY, &iv).is_err());
+    }
+    // ACE-AE-128's nonce is 16 bytes: the aead trait refuses a slice of any other length.
+    let ace = AceAe128::new(&KEY);
+    for len in [0, 12, 15, 17] {
+        assert!(aead::Nonce::<AceAe128>::try_from(&vec![0u8; len][..]).is_err(), "{len}");
+    }
+    // AEZ takes nonces of any length, the empty one included, and they are all distinct.
+    let aez = Aez::new(&KEY);
+    let c0 = aez.encrypt(&[], &[], 16, b"m").unwrap();
+    let c1 = aez.encrypt(&[0], &[], 16, b"m").unwrap();
+    assert_ne!(c0, c1);
+    assert_eq!(ace.seal(&IV, b"", b"").len(), 16);
+}
+
+#[test]
+fn empty_input() {
+    // Nothing to encrypt is not an error: CTR gives nothing, AEADs give the tag alone.
+    let mut ctr = Aes128Ctr::new(&KEY.into(), &IV.into());
+    let mut nothing = [0u8; 0];
+    ctr.apply_keystream(&mut nothing);
+    let aez = Aez::new(&KEY);
+    let tag_only = aez.encrypt(b"n", &[], 16, b"").unwrap();
+    assert_eq!(aez.decrypt(b"n", &[], 16, &tag_only).unwrap(), b"");
+    let ace = AceAe128::new(&KEY);
+    assert_eq!(ace.open(&IV, b"", &ace.seal(&IV, b"", b"")).unwrap(), b"");
+    assert_eq!(AceHash256::hash_many(&[b""]).len(), 1);
+    // Opening nothing is a ciphertext too short to hold its tag.
+    assert_eq!(aez.decrypt(b"n", &[], 16, b"").unwrap_err(), Error::CiphertextTooShort { len: 0, tag: 16 });
+    assert_eq!(ace.open(&IV, b"", b"").unwrap_err(), Error::CiphertextTooShort { len: 0, tag: 16 });
+}
+
+#[test]
+fn truncated_ciphertext() {
+    let (aez_ct, ace_ct) = (sealed_aez(), sealed_ace());
+    for cut in [1, 10, 16, aez_ct.len() - 1, aez_ct.len()] {
+        let err = Aez::new(&KEY).decrypt(b"nonce", &[b"ad"], 16, &aez_ct[..aez_ct.len() - cut]).unwrap_err();
+        assert!(matches!(err, Error::AuthenticationFailed | Error::CiphertextTooShort { .. }), "{cut}: {err}");
+        let err = AceAe128::new(&KEY).open(&IV, b"ad", &ace_ct[..ace_ct.len() - cut]).unwrap_err();
+        assert!(matches!(err, Error::AuthenticationFailed | Error::CiphertextTooShort { .. }), "{cut}: {err}");
+    }
+}
+
+#[test]
+fn flipped_tag_bit_releases_nothing() {
+    // AEZ, in place: the buffer is wiped.
+    let aez = Aez::new(&KEY);
+    let mut ct = sealed_aez();
+    *ct.last_mut().unwrap() ^= 1;
+    let mut buf = ct.clone();
+    assert_eq!(aez.decrypt_in_place(b"nonce", &[b"ad"], 16, &mut buf), Err(Error::AuthenticationFailed));
+    assert!(buf.iter().all(|&b| b == 0));
+    assert_eq!(aez.decrypt(b"nonce", &[b"ad"], 16, &ct), Err(Error::AuthenticationFailed));
+
+    // AEZ through the aead traits: the in-out buffer is wiped.
+    let nonce = aead::Nonce::<Aez>::from([3u8; 16]);
+    let mut body = b"sixteen byte msg and more".to_vec();
+    let mut tag = aez.encrypt_inout_detached(&nonce, b"", body.as_mut_slice().into()).unwrap();
+    tag[0] ^= 0x80;
+    assert!(aez.decrypt_inout_detached(&nonce, b"", body.as_mut_slice().into(), &tag).is_err());
+    assert!(body.iter().all(|&b| b == 0));
+
+    // ACE-AE-128, one message and a batch: the rejected message's buffer is wiped, the good
+    // one's is opened.
+    let ace = AceAe128::new(&KEY);
+    let mut ct = sealed_ace();
+    *ct.last_mut().unwrap() ^= 1;
+    assert_eq!(ace.open(&IV, b"ad", &ct), Err(Error::AuthenticationFailed));
+    assert!(Aead::decrypt(&ace, &IV.into(), &ct[..]).is_err());
+    let (mut good, mut bad) = (b"good message".to_vec(), b"bad message".to_vec());
+    let mut batch = [
+        AceMessage { nonce: IV, ad: b"", buffer: &mut good, tag: [0; 16] },
+        AceMessage { nonce: IV, ad: b"", buffer: &mut bad, tag: [0; 16] },
+    ];
+    ace.seal_many(&mut batch);
+    batch[1].tag[15] ^= 1;
+    let verdicts = ace.open_many(&mut batch);
+    assert_eq!(verdicts, vec![Ok(()), Err(Error::AuthenticationFailed)]);
+    assert_eq!(good, b"good message");
+    assert!(bad.iter().all(|&b| b == 0));
+}
+
+#[test]
+fn huge_tau() {
+    let aez = Aez::new(&KEY);
+    for tau in [usize::MAX, usize::MAX / 8 + 1, Aez::MAX_TAU + 1] {
+        let too_large = Error::TauTooLarge { tau, max: Aez::MAX_TAU };
+        assert_eq!(aez.encrypt(b"n", &[], tau, b"m"), Err(too_large.clone()));
+        assert_eq!(aez.decrypt(b"n", &[], tau, b"m"), Err(too_large.clone()));
+        assert_eq!(aez.prf(&[0; 16], tau), Err(too_large.clone()));
+        let mut buf = *b"untouched";
+        assert_eq!(aez.encrypt_in_place(b"n", &[], tau, &mut buf), Err(too_large.clone()));
+        assert_eq!(&buf, b"untouched");
+        assert!(too_large.to_string().contains("too large"));
+    }
+    // A buffer too short for the authenticator it must hold.
+    let mut buf = [0u8; 4];
+    assert_eq!(aez.encrypt_in_place(b"n", &[], 16, &mut buf), Err(Error::CiphertextTooShort { len: 4, tag: 16 }));
+}
+
+#[test]
+fn unknown_backend_names() {
+    for name in ["", "nope", "AESNI ", "vaes1024", "table "] {
+        let err = BackendKind::from_name(name).unwrap_err();
+        assert_eq!(err, Error::UnknownBackend(name.to_string()));
+        assert!(err.to_string().contains("known: table, ct64"), "{err}");
+        assert!(AnyAes::with_backend_name(name, &KEY).is_err());
+        assert_eq!(AceBackend::from_name(name).unwrap_err(), Error::UnknownAceBackend(name.to_string()));
+        assert_eq!(FaceLevel::from_name(name).unwrap_err(), Error::UnknownFaceLevel(name.to_string()));
+    }
+}
+
+#[test]
+fn variable_time_backend_refused_by_the_aeads() {
+    let err = Aez::with_backend(&KEY, BackendKind::Table).err().unwrap();
+    assert!(matches!(err, Error::VariableTime { backend: "table", .. }), "{err}");
+}
+
+/// Runs its body in a child process with `AESLAB_CPU_MASK` hiding the wide instruction sets, as
+/// on a CPU without them (the mask is read once per process).
+#[test]
+fn backend_the_cpu_lacks() {
+    const MASK: &str = "vaes,avx512f,avx2";
+    if std::env::var("AESLAB_CPU_MASK").as_deref() != Ok(MASK) {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "backend_the_cpu_lacks", "--nocapture", "--test-threads", "1"])
+            .env("AESLAB_CPU_MASK", MASK)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("masked backends refused: 5"), "{stdout}");
+        return;
+    }
+    let mut refused = 0;
+    for kind in [BackendKind::Vaes256, BackendKind::Vaes512, BackendKind::BitsliceAvx2, BackendKind::BitsliceAvx512] {
+        let err = AnyAes::new(kind, &KEY).err().unwrap();
+        assert!(err.to_string().contains("not available on this CPU"), "{err}");
+        assert!(DynCtr::new(&KEY, &IV, kind, FaceLevel::Rd2p, false).is_err());
+        assert!(Aez::with_backend(&KEY, kind).is_err());
+        refused += 1;
+    }
+    let err = AceAe128::with_backend(&KEY, AceBackend::Avx512).err().unwrap();
+    assert!(matches!(err, Error::BackendUnavailable { backend: "avx512", .. }), "{err}");
+    assert!(AceHash256::with_backend(AceBackend::Avx2).is_err());
+    assert!(AceBackend::Avx512.permute(&mut LaneStates::default()).is_err());
+    refused += 1;
+    // What remains still works, and the defaults avoid what is hidden.
+    assert!(!matches!(aeslab::aes::default_backend(), BackendKind::Vaes256 | BackendKind::Vaes512));
+    assert_eq!(AceBackend::widest(), AceBackend::Sse);
+    assert!(Aez::new(&KEY).encrypt(b"n", &[], 16, b"m").is_ok());
+    println!("masked backends refused: {refused}");
+}
