@@ -3,28 +3,12 @@
 
 mod common;
 
-use std::collections::HashMap;
-
 use aead::{Aead, AeadInOut, KeyInit, Payload};
 use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage, LaneStates, permute};
 use digest::{Digest, FixedOutputReset, Update};
 use rand::{Rng, SeedableRng};
 
-/// The cases of an LWC KAT file in `shared/testvectors/ace` (`Key = …` lines, blank-line
-/// separated).
-fn kat(file: &str) -> Vec<HashMap<String, Vec<u8>>> {
-    common::vector_text("ace", file)
-        .split("\n\n")
-        .filter(|block| !block.trim().is_empty())
-        .map(|block| {
-            block
-                .lines()
-                .filter_map(|line| line.split_once('='))
-                .map(|(k, v)| (k.trim().to_string(), hex::decode(v.trim()).unwrap_or_default()))
-                .collect()
-        })
-        .collect()
-}
+use common::{field16 as key, lwc_cases as kat};
 
 fn backends() -> Vec<AceBackend> {
     let b: Vec<_> = AceBackend::ALL.into_iter().filter(|b| b.available()).collect();
@@ -66,10 +50,6 @@ fn lanes_are_independent() {
             assert_eq!(lanes.get(i), one, "{backend:?} lane {i}");
         }
     }
-}
-
-fn key(case: &HashMap<String, Vec<u8>>, name: &str) -> [u8; 16] {
-    case[name].clone().try_into().unwrap()
 }
 
 #[test]

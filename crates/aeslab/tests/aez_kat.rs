@@ -5,16 +5,8 @@ mod common;
 
 use aeslab::aes::BackendKind;
 use aeslab::aez::{Aez, extract};
-use serde_json::Value;
 
-/// The vectors of `shared/testvectors/aez/FILE`.
-fn vectors(file: &str) -> Vec<Value> {
-    serde_json::from_str(&common::vector_text("aez", file)).unwrap()
-}
-
-fn h(v: &Value) -> Vec<u8> {
-    hex::decode(v.as_str().unwrap()).unwrap()
-}
+use common::{aez_vectors as vectors, hex_of as h};
 
 /// The constant-time backends this CPU has: every AEZ path.
 fn paths() -> Vec<BackendKind> {
