@@ -1,9 +1,9 @@
 //! The `aeslab` binary as a user runs it.
 
-use std::process::Command;
+mod common;
 
 fn aeslab(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_aeslab")).args(args).output().unwrap()
+    common::aeslab(args, b"")
 }
 
 #[test]

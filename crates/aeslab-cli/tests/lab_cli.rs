@@ -1,10 +1,10 @@
 //! `aeslab instr` and `aeslab pipeline` as a user runs them. These check the output's shape and
 //! the harness, never the CPU's timings.
 
-use std::process::{Command, Output};
+mod common;
 
-fn aeslab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_aeslab")).args(args).output().unwrap()
+fn aeslab(args: &[&str]) -> std::process::Output {
+    common::aeslab(args, b"")
 }
 
 #[test]

@@ -11,7 +11,13 @@ pub fn aeslab(args: &[&str], stdin: &[u8]) -> Output {
 
 /// Runs `aeslab ARGS` with `stdin` as its input and `env` added to its environment.
 pub fn aeslab_with_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_aeslab"))
+    // Cross-built tests (scripts/test-aarch64.sh) run the binary through the same emulator as
+    // themselves: AESLAB_TEST_RUNNER is that command line, e.g. `qemu-aarch64 -L /usr/…`.
+    let runner = std::env::var("AESLAB_TEST_RUNNER").unwrap_or_default();
+    let mut command = runner.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    command.push(env!("CARGO_BIN_EXE_aeslab").to_string());
+    let mut child = Command::new(&command[0])
+        .args(&command[1..])
         .args(args)
         .envs(env.iter().copied())
         .stdin(Stdio::piped())

@@ -111,6 +111,6 @@ pub(crate) unsafe fn expand_key(key: &[u8]) -> Result<RoundKeys, Error> {
 
 aes_insn_backend!(
     /// AES-NI, 8 blocks interleaved in xmm registers.
-    Aesni, __m128i, U8, "aesni", "aes,ssse3",
+    Aesni, __m128i, __m128i, U8, "aesni", "aes,ssse3", crate::aes::aesni::expand_key,
     crate::cpu::x86_has!("aes") && crate::cpu::x86_has!("ssse3")
 );

@@ -1,6 +1,8 @@
-//! The AES round instructions (AESENC and friends) at every register width, with one body.
+//! The AES round instructions (AESENC and friends; AESE/AESMC on ARMv8) at every register
+//! width, with one body.
 //!
-//! A register holds `LANES` blocks (xmm 1, ymm 2, zmm 4); the body keeps 8 registers in
+//! A register holds `LANES` blocks (xmm and ARM's q registers 1, ymm 2, zmm 4); the body keeps
+//! 8 registers in
 //! flight — 8, 16 or 32 blocks — which covers the AES unit's latency × throughput product on
 //! current cores (Zen 4: latency 4, 4 block-rounds per cycle ⇒ 16 blocks). Round keys are
 //! broadcast into registers once per call, and the round count is a const generic so the
@@ -8,7 +10,7 @@
 //!
 //! AES instructions run in constant time: no branch or memory index depends on key or data.
 
-#![cfg(target_arch = "x86_64")]
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 use super::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::Block;
@@ -340,6 +342,22 @@ impl Drop for RoundKeyList {
     }
 }
 
+/// Whitening and `rounds` full rounds on each block (FACE's cache set-up: a few blocks, once
+/// per key and segment). `V` holds one block per register.
+#[inline(always)]
+pub(crate) unsafe fn head<V: AesVec>(keys: &RoundKeys, blocks: &mut [Block], rounds: usize) {
+    debug_assert_eq!(V::LANES, 1);
+    unsafe {
+        for b in blocks {
+            let mut s = V::load(b).xor(V::broadcast(&keys.keys[0]));
+            for key in &keys.keys[1..=rounds] {
+                s = s.enc(V::broadcast(key));
+            }
+            s.store(b);
+        }
+    }
+}
+
 /// Picks the unrolled body for the key's round count.
 #[inline(always)]
 pub(crate) unsafe fn crypt_any<V: AesVec, const DECRYPT: bool>(keys: &RoundKeys, blocks: &mut [Block]) {
@@ -352,11 +370,12 @@ pub(crate) unsafe fn crypt_any<V: AesVec, const DECRYPT: bool>(keys: &RoundKeys,
     }
 }
 
-/// Defines a backend over an [`AesVec`]: the type, its `Backend` impl with `#[target_feature]`
-/// entry points, and an AES-NI key schedule (SubWord by AESENCLAST, see `aesni.rs`).
+/// Defines a backend over an [`AesVec`] `$vec`: the type, its `Backend` impl with
+/// `#[target_feature]` entry points, the key schedule `$expand` (SubWord by the AES
+/// instruction: `aesni.rs`, `armv8.rs`), and `$one`, the one-block register FACE's set-up uses.
 macro_rules! aes_insn_backend {
-    ($(#[$doc:meta])* $name:ident, $vec:ty, $batch:ty, $label:literal, $features:literal,
-     $detect:expr) => {
+    ($(#[$doc:meta])* $name:ident, $vec:ty, $one:ty, $batch:ty, $label:literal, $features:literal,
+     $expand:path, $detect:expr) => {
         $(#[$doc])*
         #[derive(Clone)]
         pub struct $name {
@@ -378,6 +397,11 @@ macro_rules! aes_insn_backend {
             #[target_feature(enable = $features)]
             unsafe fn face_impl(&self, after: usize, t: &[$crate::Block], ctr: u128, data: &mut [$crate::Block], wrap32: bool) {
                 unsafe { $crate::ctr::hw::face_run_any::<$vec>(&self.enc, after, t, ctr, data, wrap32) }
+            }
+
+            #[target_feature(enable = $features)]
+            unsafe fn head_impl(&self, blocks: &mut [$crate::Block], rounds: usize) {
+                unsafe { $crate::aes::hw::head::<$one>(&self.enc, blocks, rounds) }
             }
 
             #[target_feature(enable = $features)]
@@ -444,8 +468,8 @@ macro_rules! aes_insn_backend {
             type SegCache = ();
 
             fn head(&self, blocks: &mut [$crate::Block], rounds: usize) {
-                // SAFETY: every backend of this kind requires AES-NI.
-                unsafe { $crate::ctr::hw::head_aesni(&self.enc, blocks, rounds) }
+                // SAFETY: a value of this type exists only if `new` found the features.
+                unsafe { self.head_impl(blocks, rounds) }
             }
 
             fn prepare_table(&self, _level: $crate::ctr::FaceLevel, t: &[$crate::Block]) -> Vec<$crate::Block> {
@@ -485,8 +509,8 @@ macro_rules! aes_insn_backend {
                 if !Self::available() {
                     return Err($crate::Error::BackendUnavailable { backend: $label, requires: $features });
                 }
-                // SAFETY: every backend of this kind requires AES-NI, checked just above.
-                let enc = unsafe { $crate::aes::aesni::expand_key(key)? };
+                // SAFETY: `$expand` needs the AES instructions, checked just above.
+                let enc = unsafe { $expand(key)? };
                 let dec = $crate::aes::key_schedule::equivalent_inverse(&enc);
                 Ok($name { enc, dec })
             }

@@ -7,6 +7,7 @@
 //! | `bitslice-sse`, `-avx2`, `-avx512` | `bitslice.rs` | yes | 8, 16, 32 |
 //! | `aesni` ([`Aesni`]) | `aesni.rs` | yes | 8 |
 //! | `vaes256`, `vaes512` | `vaes.rs` | yes | 16, 32 |
+//! | `armv8` (aarch64) | `armv8.rs` | yes | 8 |
 //!
 //! [`default_backend`] is the fastest constant-time backend the CPU has; it never picks
 //! `table`. [`Aes128`], [`Aes192`] and [`Aes256`] use it; [`AnyAes`] and
@@ -18,9 +19,11 @@ mod ct64;
 pub(crate) mod key_schedule;
 pub(crate) mod table;
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[macro_use]
 pub(crate) mod hw;
+#[cfg(target_arch = "aarch64")]
+mod armv8;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aesni;
 #[cfg(target_arch = "x86_64")]
@@ -45,6 +48,8 @@ pub use aesni::Aesni;
 pub use bitslice::{BitsliceAvx2, BitsliceAvx512, BitsliceSse};
 #[cfg(target_arch = "x86_64")]
 pub use vaes::{Vaes256, Vaes512};
+#[cfg(target_arch = "aarch64")]
+pub use armv8::Armv8;
 
 use crate::{Block, Error};
 
@@ -185,6 +190,7 @@ backends! {
     Aesni(Aesni) if target_arch = "x86_64",
     Vaes256(Vaes256) if target_arch = "x86_64",
     Vaes512(Vaes512) if target_arch = "x86_64",
+    Armv8(Armv8) if target_arch = "aarch64",
 }
 
 /// A computation generic over the backend type, for [`AnyAes::visit`].
@@ -195,6 +201,8 @@ pub(crate) trait BackendVisitor {
 
 /// Constant-time backends, fastest first. `table` is deliberately absent.
 const PREFERENCE: &[BackendKind] = &[
+    #[cfg(target_arch = "aarch64")]
+    BackendKind::Armv8,
     #[cfg(target_arch = "x86_64")]
     BackendKind::Vaes512,
     #[cfg(target_arch = "x86_64")]

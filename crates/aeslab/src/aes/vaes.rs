@@ -189,14 +189,14 @@ impl AesVec for __m512i {
 
 aes_insn_backend!(
     /// VAES on ymm registers: 16 blocks in flight.
-    Vaes256, __m256i, U16, "vaes256", "aes,vaes,avx2",
+    Vaes256, __m256i, __m128i, U16, "vaes256", "aes,vaes,avx2", crate::aes::aesni::expand_key,
     crate::cpu::x86_has!("aes") && crate::cpu::x86_has!("vaes")
         && crate::cpu::x86_has!("avx2")
 );
 
 aes_insn_backend!(
     /// VAES on zmm registers: 32 blocks in flight.
-    Vaes512, __m512i, U32, "vaes512", "aes,vaes,avx512f,avx512bw",
+    Vaes512, __m512i, __m128i, U32, "vaes512", "aes,vaes,avx512f,avx512bw", crate::aes::aesni::expand_key,
     crate::cpu::x86_has!("aes") && crate::cpu::x86_has!("vaes")
         && crate::cpu::x86_has!("avx512f") && crate::cpu::x86_has!("avx512bw")
 );

@@ -100,6 +100,8 @@ pub(crate) fn engine_for(kind: BackendKind, i: &Block, j: &Block, l: &Block) -> 
         BackendKind::Vaes256 => engine::<Vaes256>(i, j, l),
         #[cfg(target_arch = "x86_64")]
         BackendKind::Vaes512 => engine::<Vaes512>(i, j, l),
+        #[cfg(target_arch = "aarch64")]
+        BackendKind::Armv8 => engine::<Armv8>(i, j, l),
     }
 }
 

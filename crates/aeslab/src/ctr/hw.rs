@@ -1,4 +1,4 @@
-//! FACE and plain CTR for the AES-instruction backends (AES-NI, VAES ymm/zmm), one body for
+//! FACE and plain CTR for the AES-instruction backends (AES-NI, VAES ymm/zmm, ARMv8), one body for
 //! every register width.
 //!
 //! FACE: the state entering round `after + 1` for counter `base | x` is `C ⊕ T[x]`; with
@@ -9,9 +9,7 @@
 //! constants. The plaintext is folded into the last round key:
 //! AESENCLAST(s, k ⊕ p) = AESENCLAST(s, k) ⊕ p.
 
-#![cfg(target_arch = "x86_64")]
-
-use core::arch::x86_64::*;
+#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 use crate::Block;
 use crate::aes::hw::{AesVec, IN_FLIGHT, key_registers};
@@ -203,23 +201,6 @@ pub(crate) unsafe fn plain_xor_any<V: AesVec>(keys: &RoundKeys, ctr: u128, data:
             10 => plain_xor::<V, 10>(keys, ctr, data),
             12 => plain_xor::<V, 12>(keys, ctr, data),
             _ => plain_xor::<V, 14>(keys, ctr, data),
-        }
-    }
-}
-
-/// Whitening and `rounds` full rounds with AESENC (FACE's cache set-up).
-///
-/// # Safety
-/// The CPU has AES-NI.
-#[target_feature(enable = "aes")]
-pub(crate) unsafe fn head_aesni(keys: &RoundKeys, blocks: &mut [Block], rounds: usize) {
-    unsafe {
-        for b in blocks {
-            let mut s = _mm_xor_si128(_mm_loadu_si128(b.as_ptr().cast()), _mm_loadu_si128(keys.keys[0].as_ptr().cast()));
-            for key in &keys.keys[1..=rounds] {
-                s = _mm_aesenc_si128(s, _mm_loadu_si128(key.as_ptr().cast()));
-            }
-            _mm_storeu_si128(b.as_mut_ptr().cast(), s);
         }
     }
 }
