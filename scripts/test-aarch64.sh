@@ -8,7 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGET=aarch64-unknown-linux-gnu
-SYSROOT=/usr/aarch64-linux-gnu
+# The arm64 libc the loader finds: the multiarch one that comes with libssl-dev:arm64. (With
+# `-L /usr/aarch64-linux-gnu`, qemu's loader would come from the cross libc while libc.so.6
+# came from multiarch; mismatched, the first pthread_create hangs.)
+SYSROOT=/
 
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 rustup target add "$TARGET" >/dev/null
@@ -39,7 +42,7 @@ start=$(date +%s)
 echo "== cargo test --workspace --target $TARGET (under qemu)"
 log=$(mktemp)
 rc=0
-cargo test --workspace --target "$TARGET" >"$log" 2>&1 || rc=$?
+cargo test --workspace --no-fail-fast --target "$TARGET" >"$log" 2>&1 || rc=$?
 grep -E '^(     Running|test result)' "$log" || true
 if [ "$rc" -ne 0 ]; then
     grep -E -A30 '^failures:' "$log" | head -80 || tail -40 "$log"

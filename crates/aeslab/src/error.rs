@@ -21,6 +21,12 @@ pub enum Error {
     UnknownFaceLevel(String),
     /// AEZ's authenticator length τ is encoded in bits in 32 bits.
     TauTooLarge { tau: usize, max: usize },
+    /// GCM tags are 12 to 16 bytes long.
+    InvalidTagLength(usize),
+    /// GCM nonces are at least one byte long.
+    InvalidNonceLength(usize),
+    /// The message exceeds the mode's limit.
+    MessageTooLong { len: u64, max: u64 },
     /// The backend exists but this CPU lacks an instruction set it needs.
     BackendUnavailable {
         backend: &'static str,
@@ -66,6 +72,9 @@ impl fmt::Display for Error {
             Error::TauTooLarge { tau, max } => {
                 write!(f, "tau of {tau} bytes is too large (at most {max} bytes)")
             }
+            Error::InvalidTagLength(n) => write!(f, "invalid tag length {n} bytes (expected 12 to 16)"),
+            Error::InvalidNonceLength(n) => write!(f, "invalid nonce length {n} bytes (expected at least 1; 12 is the fast path)"),
+            Error::MessageTooLong { len, max } => write!(f, "message of {len} bytes is too long (at most {max} bytes)"),
             Error::BackendUnavailable { backend, requires } => write!(
                 f,
                 "backend `{backend}` is not available on this CPU (it requires {requires})"

@@ -5,7 +5,8 @@
 //! dispatch that picks the fastest constant-time backend the CPU has.
 //!
 //! [`aez`] is AEZ v5 on those AES rounds; [`ace`] is the ACE permutation, ACE-AE-128 and
-//! ACE-H-256, scalar and in SIMD lanes.
+//! ACE-H-256, scalar and in SIMD lanes. [`gcm`] is AES-GCM on FACE-CTR with carry-less
+//! multiplication GHASH.
 //!
 //! This crate contains no measurement code; timing lives in `aeslab-measure` and the CLI.
 
@@ -16,6 +17,7 @@ pub mod cpu;
 mod ct;
 pub mod ctr;
 mod error;
+pub mod gcm;
 
 pub use error::Error;
 

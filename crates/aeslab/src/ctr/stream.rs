@@ -136,6 +136,12 @@ impl DynCtr {
         self.pos
     }
 
+    /// Starts over from a new first counter block (keeping the key, backend and FACE level).
+    pub fn restart(&mut self, iv: &[u8; 16]) {
+        self.iv = u128::from_be_bytes(*iv);
+        self.pos = 0;
+    }
+
     /// Moves to keystream byte `pos`.
     pub fn seek_to(&mut self, pos: u128) {
         self.pos = pos;

