@@ -85,7 +85,13 @@ pub fn measure(args: &InstrArgs, progress: &Progress) -> Result<InstrReport, Str
 
 /// What the clock is, for the header.
 pub fn clock_description(cal: &Calibration) -> String {
-    if cal.clock.counts_cycles() {
+    if aeslab_measure::machine::emulated() {
+        format!(
+            "{}, calibrated at {:.4} ticks — EMULATED: this process runs under user-mode emulation              (qemu), so every figure below describes the emulator, not a CPU, and means nothing",
+            cal.clock.name(),
+            cal.cycles_per_tick
+        )
+    } else if cal.clock.counts_cycles() {
         format!("{} (hardware cycle counter)", cal.clock.name())
     } else {
         format!(

@@ -8,8 +8,10 @@ mod aez_cmd;
 mod bench_ace;
 mod bench_aez;
 mod bench_ctr;
+mod bench_gcm;
 mod cpu;
 mod ctr;
+mod gcm_cmd;
 mod go_peers;
 mod instr;
 mod kat;
@@ -44,6 +46,11 @@ enum Command {
         #[command(subcommand)]
         which: aez_cmd::AezCommand,
     },
+    /// AES-GCM: seal (encrypt, tag appended) or open (authenticate and decrypt) stdin to stdout.
+    Gcm {
+        #[command(subcommand)]
+        which: gcm_cmd::GcmCommand,
+    },
     /// Run a known-answer file: prints `N passed, M failed` and fails if any failed.
     Kat {
         #[command(subcommand)]
@@ -68,6 +75,8 @@ enum BenchCommand {
     /// The ACE permutation per backend against the scalar reference (seed 004), and
     /// ACE-AE-128 / ACE-H-256 with one message and with a full register of messages.
     Ace(bench_ace::BenchAceArgs),
+    /// AES-GCM sealing, aeslab against OpenSSL, aws-lc-rs, ring and RustCrypto aes-gcm.
+    Gcm(bench_gcm::BenchGcmArgs),
 }
 
 /// An error for the user: printed as one line, exit status 1.
@@ -100,7 +109,9 @@ fn main() -> ExitCode {
         Command::Bench { which: BenchCommand::Ctr(args) } => bench_ctr::run(&args),
         Command::Bench { which: BenchCommand::Aez(args) } => bench_aez::run(&args),
         Command::Bench { which: BenchCommand::Ace(args) } => bench_ace::run(&args),
+        Command::Bench { which: BenchCommand::Gcm(args) } => bench_gcm::run(&args),
         Command::Aez { which } => aez_cmd::run(&which),
+        Command::Gcm { which } => gcm_cmd::run(&which),
         Command::Kat { which } => kat::run(&which),
         Command::Report(args) => report::run(&args),
     };

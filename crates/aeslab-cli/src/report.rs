@@ -14,6 +14,7 @@ use clap::Args;
 
 use crate::CliResult;
 use crate::bench_ace::{self, BenchAceArgs};
+use crate::bench_gcm::{self, BenchGcmArgs};
 use crate::bench_aez::{self, AezBench, BenchAezArgs};
 use crate::bench_ctr::{self, BenchCtrArgs, CtrBench};
 use crate::cpu::CpuReport;
@@ -89,7 +90,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
     let _ = writeln!(md, "- Compiler: {}", env!("AESLAB_RUSTC_VERSION"));
     let _ = writeln!(
         md,
-        "- Peers in this run: {}, aws-lc-rs 1, RustCrypto aes 0.8 + ctr 0.9, zears 0.2, and from `peers/go` (when `go` is on PATH) Go's crypto/aes CTR and Yawning's AEZ",
+        "- Peers in this run: {}, aws-lc-rs 1, RustCrypto aes 0.8 + ctr 0.9 and aes-gcm 0.10, ring 0.17, zears 0.2, and from `peers/go` (when `go` is on PATH) Go's crypto/aes CTR and Yawning's AEZ",
         crate::peers::openssl_version()
     );
     let _ = writeln!(md, "- Mode: {}", if args.quick { "quick" } else { "full" });
@@ -159,6 +160,14 @@ pub fn run(args: &ReportArgs) -> CliResult {
     md += "\n## Seed 004: ACE, SIMD lanes against the reference\n\n";
     md += &bench_ace::markdown(&ace);
     records.extend(ace.records.iter().map(to_json));
+
+    // Beyond the seeds: AES-GCM on FACE-CTR against the GCM peers.
+    let gcm_sizes = if args.quick { vec![1024, 16384] } else { vec![1024, 4096, 16384, 65536] };
+    let gcm_args = BenchGcmArgs { sizes: gcm_sizes, keys: vec![128, 256], json: false, quick: args.quick };
+    let gcm = bench_gcm::measure(&gcm_args, &progress)?;
+    md += "\n## AES-GCM on FACE-CTR (beyond the seeds)\n\n";
+    md += &bench_gcm::markdown(&gcm);
+    records.extend(gcm.records.iter().map(to_json));
 
     progress.step("plots");
     draw_plots(&args.out, &ins_records, pipe.as_ref().ok(), &ctr, &aez)?;

@@ -67,6 +67,7 @@ fn kat_ace_counts_failures_and_rejects_bad_files() {
 }
 
 #[test]
+#[cfg_attr(not(target_arch = "x86_64"), ignore = "the SIMD ACE backends are x86-64 only")]
 fn bench_ace_json_has_the_documented_records() {
     let out = aeslab(&["bench", "ace", "--quick", "--json", "--bytes", "100", "--backends", "sse"], b"");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -96,6 +97,7 @@ fn bench_ace_json_has_the_documented_records() {
 }
 
 #[test]
+#[cfg_attr(not(target_arch = "x86_64"), ignore = "the SIMD ACE backends are x86-64 only")]
 fn bench_ace_listing_follows_seed_004() {
     let out = aeslab(&["bench", "ace", "--quick", "--bytes", "64", "--backends", "sse"], b"");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -31,6 +31,8 @@ fn wrong_key_lengths() {
     for key in ["000102030405060708090a0b0c0d0e", "000102030405060708090a0b0c0d0e0f10", ""] {
         let err = fails_cleanly(&["ctr", "--key", key, "--iv", IV], b"data", &[]);
         assert!(err.contains("invalid AES key length"), "{err}");
+        let err = fails_cleanly(&["gcm", "seal", "--key", key, "--nonce", &IV[..24]], b"data", &[]);
+        assert!(err.contains("invalid AES key length"), "{err}");
     }
 }
 
@@ -97,6 +99,13 @@ fn flipped_tag_bit() {
     *ct.last_mut().unwrap() ^= 0x80;
     let err = fails_cleanly(&["aez", "open", "--key", KEY, "--nonce", IV], &ct, &[]);
     assert!(err.contains("authentication failed"), "{err}");
+    let gcm = ["gcm", "seal", "--key", KEY, "--nonce", &IV[..24]];
+    let mut ct = aeslab(&gcm, b"a message of some length").stdout;
+    *ct.last_mut().unwrap() ^= 0x80;
+    let err = fails_cleanly(&["gcm", "open", "--key", KEY, "--nonce", &IV[..24]], &ct, &[]);
+    assert!(err.contains("authentication failed"), "{err}");
+    let err = fails_cleanly(&["gcm", "open", "--key", KEY, "--nonce", &IV[..24], "--tag-len", "11"], &ct, &[]);
+    assert!(err.contains("invalid tag length 11"), "{err}");
 }
 
 #[test]
@@ -117,6 +126,7 @@ fn unknown_backend_names() {
     for args in [
         &["ctr", "--key", KEY, "--iv", IV, "--backend", "nope"][..],
         &["aez", "seal", "--key", KEY, "--nonce", IV, "--backend", "nope"],
+        &["gcm", "seal", "--key", KEY, "--nonce", IV, "--backend", "nope"],
         &["bench", "ctr", "--backends", "nope"],
         &["bench", "aez", "--backends", "nope"],
         &["bench", "ace", "--backends", "nope"],
@@ -133,20 +143,39 @@ fn unknown_backend_names() {
 #[test]
 fn backend_the_cpu_lacks() {
     // AESLAB_CPU_MASK hides features, as on a CPU without them.
-    let mask = [("AESLAB_CPU_MASK", "vaes,avx512f,avx2")];
     let kat = common::vector_file("ace", "ACE.txt");
-    for args in [
-        &["ctr", "--key", KEY, "--iv", IV, "--backend", "vaes512"][..],
-        &["aez", "seal", "--key", KEY, "--nonce", IV, "--backend", "vaes256"],
-        &["bench", "ctr", "--backends", "bitslice-avx2"],
-        &["bench", "aez", "--backends", "bitslice-avx512"],
-        &["bench", "ace", "--backends", "avx512"],
-        &["kat", "ace", &kat, "--backend", "avx2"],
-    ] {
+    #[cfg(target_arch = "x86_64")]
+    let (mask, cases, fallback) = (
+        [("AESLAB_CPU_MASK", "vaes,avx512f,avx2")],
+        vec![
+            vec!["ctr", "--key", KEY, "--iv", IV, "--backend", "vaes512"],
+            vec!["aez", "seal", "--key", KEY, "--nonce", IV, "--backend", "vaes256"],
+            vec!["gcm", "seal", "--key", KEY, "--nonce", &IV[..24], "--backend", "vaes256"],
+            vec!["bench", "ctr", "--backends", "bitslice-avx2"],
+            vec!["bench", "aez", "--backends", "bitslice-avx512"],
+            vec!["bench", "ace", "--backends", "avx512"],
+            vec!["kat", "ace", &kat, "--backend", "avx2"],
+        ],
+        "Default backend: aesni",
+    );
+    #[cfg(target_arch = "aarch64")]
+    let (mask, cases, fallback) = (
+        [("AESLAB_CPU_MASK", "aes")],
+        vec![
+            vec!["ctr", "--key", KEY, "--iv", IV, "--backend", "armv8"],
+            vec!["aez", "seal", "--key", KEY, "--nonce", IV, "--backend", "armv8"],
+            vec!["gcm", "seal", "--key", KEY, "--nonce", &IV[..24], "--backend", "armv8"],
+            vec!["bench", "ctr", "--backends", "armv8"],
+            vec!["bench", "aez", "--backends", "armv8"],
+        ],
+        "Default backend: ct64",
+    );
+    let _ = &kat;
+    for args in &cases {
         let err = fails_cleanly(args, b"data", &mask);
         assert!(err.contains("not available on this CPU"), "{args:?}: {err}");
     }
-    // The mask really hides them: the default falls back to AES-NI.
+    // The mask really hides them: the default falls back.
     let out = aeslab_with_env(&["cpu"], b"", &mask);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Default backend: aesni"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(fallback));
 }

@@ -20,6 +20,21 @@ pub fn cpu_model() -> String {
     }
 }
 
+/// Whether this process runs under user-mode emulation of another architecture (qemu-user):
+/// the kernel's `/proc/cpuinfo` then describes the host, not the architecture compiled for.
+/// Timings taken under emulation describe the emulator, not any CPU.
+pub fn emulated() -> bool {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let has = |key: &str| info.lines().any(|l| l.split(':').next().map(str::trim) == Some(key));
+    if cfg!(target_arch = "aarch64") {
+        has("vendor_id") || has("cpu family")
+    } else if cfg!(target_arch = "x86_64") {
+        has("CPU implementer")
+    } else {
+        false
+    }
+}
+
 /// Today's UTC date as YYYY-MM-DD (civil-from-days, Howard Hinnant's algorithm).
 pub fn utc_date() -> String {
     let secs = std::time::SystemTime::now()

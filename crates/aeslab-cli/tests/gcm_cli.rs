@@ -1,0 +1,50 @@
+//! `aeslab gcm` and `aeslab bench gcm` as a user runs them.
+
+mod common;
+use common::aeslab;
+
+const K3: &str = "feffe9928665731c6d6a8f9467308308";
+const N3: &str = "cafebabefacedbaddecaf888";
+
+#[test]
+fn gcm_seal_matches_the_specification_and_open_round_trips() {
+    // Test case 3 of the GCM specification.
+    let pt = hex::decode("d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255").unwrap();
+    let out = aeslab(&["gcm", "seal", "--key", K3, "--nonce", N3], &pt);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        hex::encode(&out.stdout),
+        "42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091473f5985\
+4d5c2af327cd64a62cf35abd2ba6fab4"
+    );
+    for face in ["none", "rd1", "rd2p"] {
+        for backend in ["ct64", "table"] {
+            let args = ["gcm", "open", "--key", K3, "--nonce", N3, "--face", face, "--backend", backend];
+            let opened = aeslab(&args, &out.stdout);
+            assert!(opened.status.success() && opened.stdout == pt, "{face} {backend}");
+        }
+    }
+    // A 12-byte tag and AD: seal and open agree, and the output is 12 bytes longer.
+    let sealed = aeslab(&["gcm", "seal", "--key", K3, "--nonce", "01", "--ad", "abcd", "--tag-len", "12"], b"hello");
+    assert_eq!(sealed.stdout.len(), 5 + 12);
+    let opened = aeslab(&["gcm", "open", "--key", K3, "--nonce", "01", "--ad", "abcd", "--tag-len", "12"], &sealed.stdout);
+    assert_eq!(opened.stdout, b"hello");
+}
+
+#[test]
+fn bench_gcm_json_has_bench_ctrs_record_shape() {
+    let out = aeslab(&["bench", "gcm", "--quick", "--json", "--sizes", "64,4096", "--keys", "128"], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let records: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let mut impls: Vec<String> = Vec::new();
+    for r in &records {
+        let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(keys, ["backend", "bytes", "cycles_per_byte", "face", "gbytes_per_s", "impl", "key_bits", "threads"]);
+        assert!(r["cycles_per_byte"].as_f64().unwrap() > 0.0);
+        impls.push(r["impl"].as_str().unwrap().to_string());
+    }
+    for expect in ["aeslab", "openssl", "aws-lc-rs", "ring", "rustcrypto"] {
+        assert_eq!(impls.iter().filter(|i| *i == expect).count(), if expect == "aeslab" { 4 } else { 2 }, "{expect}");
+    }
+}
