@@ -89,28 +89,7 @@ impl AesVec for uint8x16_t {
     unsafe fn lane_index() -> Self {
         unsafe { vdupq_n_u8(0) }
     }
-    // One block per register: "fewer than LANES blocks" and "blocks first..LANES of a
-    // straddling register" never occur.
-    #[inline(always)]
-    unsafe fn load_partial(_src: *const Block, _n: usize) -> Self {
-        unreachable!("a q register holds one block")
-    }
-    #[inline(always)]
-    unsafe fn store_partial(self, _dst: *mut Block, _n: usize) {
-        unreachable!("a q register holds one block")
-    }
-    #[inline(always)]
-    unsafe fn blend_from(self, _other: Self, _first: usize) -> Self {
-        unreachable!("a q register holds one block")
-    }
-    #[inline(always)]
-    unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self) {
-        (lo, hi)
-    }
-    #[inline(always)]
-    unsafe fn join_pairs(first: Self, second: Self) -> (Self, Self) {
-        (first, second)
-    }
+    one_block_per_register!();
 }
 
 /// SubWord with AESE: with the word in all four columns, ShiftRows leaves every column equal to

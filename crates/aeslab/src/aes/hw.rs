@@ -358,6 +358,34 @@ pub(crate) unsafe fn head<V: AesVec>(keys: &RoundKeys, blocks: &mut [Block], rou
     }
 }
 
+/// The [`AesVec`] methods of a register that holds one block (xmm, ARM's q registers): with
+/// `LANES = 1`, "fewer than LANES blocks" and "blocks first..LANES of a straddling register"
+/// never occur, and a register of pairs is a pair of registers.
+macro_rules! one_block_per_register {
+    () => {
+        #[inline(always)]
+        unsafe fn load_partial(_src: *const $crate::Block, _n: usize) -> Self {
+            unreachable!("a 128-bit register holds one block")
+        }
+        #[inline(always)]
+        unsafe fn store_partial(self, _dst: *mut $crate::Block, _n: usize) {
+            unreachable!("a 128-bit register holds one block")
+        }
+        #[inline(always)]
+        unsafe fn blend_from(self, _other: Self, _first: usize) -> Self {
+            unreachable!("a 128-bit register holds one block")
+        }
+        #[inline(always)]
+        unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self) {
+            (lo, hi)
+        }
+        #[inline(always)]
+        unsafe fn join_pairs(first: Self, second: Self) -> (Self, Self) {
+            (first, second)
+        }
+    };
+}
+
 /// Picks the unrolled body for the key's round count.
 #[inline(always)]
 pub(crate) unsafe fn crypt_any<V: AesVec, const DECRYPT: bool>(keys: &RoundKeys, blocks: &mut [Block]) {
