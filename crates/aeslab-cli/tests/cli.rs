@@ -102,6 +102,10 @@ fn report_writes_every_section_the_json_records_and_the_plots() {
         ("instr.svg", "Instruction latency and throughput"),
         ("pipeline.svg", "Throughput vs blocks in flight"),
     ] {
+        if file == "pipeline.svg" && !cfg!(target_arch = "x86_64") {
+            // Seed 000's experiment runs on x86-64's xmm/ymm/zmm only.
+            continue;
+        }
         let svg = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(svg.starts_with("<svg") && svg.contains(title), "{file}");
         assert!(md.contains(&format!("({file})")), "{file} not linked");
