@@ -99,31 +99,45 @@ impl GcmPeer for RustCryptoGcm {
     }
 }
 
-/// (impl, backend, constructor) of every implementation measured.
-fn implementations(key: &[u8]) -> Result<Vec<(&'static str, String, Box<dyn GcmPeer>)>, String> {
-    let mut v: Vec<(&'static str, String, Box<dyn GcmPeer>)> = Vec::new();
+/// One implementation measured: its record fields and the keyed peer.
+struct Implementation {
+    name: &'static str,
+    backend: String,
+    /// aeslab's FACE level; `none` for the peers.
+    face: FaceLevel,
+    peer: Box<dyn GcmPeer>,
+}
+
+fn peer(name: &'static str, backend: &str, peer: Box<dyn GcmPeer>) -> Implementation {
+    Implementation { name, backend: backend.to_string(), face: FaceLevel::None, peer }
+}
+
+/// Every implementation measured, keyed with `key`.
+fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
+    let mut v = Vec::new();
     let backend = default_backend();
-    for level in [FaceLevel::None, FaceLevel::Rd2p] {
-        let gcm = Gcm::with_options(key, backend, level, GhashImpl::fastest(), 16).map_err(|e| e.to_string())?;
-        v.push(("aeslab", format!("{backend}+{}/{}", GhashImpl::fastest().name(), level.name()), Box::new(gcm)));
+    for face in [FaceLevel::None, FaceLevel::Rd2p] {
+        let gcm = Gcm::with_options(key, backend, face, GhashImpl::fastest(), 16).map_err(|e| e.to_string())?;
+        let label = format!("{backend}+{}/{}", GhashImpl::fastest().name(), face.name());
+        v.push(Implementation { name: "aeslab", backend: label, face, peer: Box::new(gcm) });
     }
     let cipher = if key.len() == 16 { openssl::cipher::Cipher::aes_128_gcm() } else { openssl::cipher::Cipher::aes_256_gcm() };
     let mut ctx = openssl::cipher_ctx::CipherCtx::new().map_err(|e| e.to_string())?;
     ctx.encrypt_init(Some(cipher), Some(key), None).map_err(|e| e.to_string())?;
-    v.push(("openssl", "evp".into(), Box::new(OpenSslGcm(ctx))));
+    v.push(peer("openssl", "evp", Box::new(OpenSslGcm(ctx))));
     let alg = if key.len() == 16 { &aws_lc_rs::aead::AES_128_GCM } else { &aws_lc_rs::aead::AES_256_GCM };
     let k = aws_lc_rs::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?;
-    v.push(("aws-lc-rs", "aws-lc".into(), Box::new(AwsLcGcm(aws_lc_rs::aead::LessSafeKey::new(k)))));
+    v.push(peer("aws-lc-rs", "aws-lc", Box::new(AwsLcGcm(aws_lc_rs::aead::LessSafeKey::new(k)))));
     let alg = if key.len() == 16 { &ring::aead::AES_128_GCM } else { &ring::aead::AES_256_GCM };
     let k = ring::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?;
-    v.push(("ring", "ring 0.17".into(), Box::new(RingGcm(ring::aead::LessSafeKey::new(k)))));
+    v.push(peer("ring", "ring 0.17", Box::new(RingGcm(ring::aead::LessSafeKey::new(k)))));
     use aes_gcm::KeyInit as _;
     let rc = if key.len() == 16 {
         RustCryptoGcm::K128(Box::new(aes_gcm::Aes128Gcm::new_from_slice(key).map_err(|e| e.to_string())?))
     } else {
         RustCryptoGcm::K256(Box::new(aes_gcm::Aes256Gcm::new_from_slice(key).map_err(|e| e.to_string())?))
     };
-    v.push(("rustcrypto", "aes-gcm 0.10".into(), Box::new(rc)));
+    v.push(peer("rustcrypto", "aes-gcm 0.10", Box::new(rc)));
     Ok(v)
 }
 
@@ -147,36 +161,36 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
         let mut impls = implementations(&key)?;
         for &size in &args.sizes {
             progress.step(&format!("bench gcm: AES-{bits}, {size} bytes"));
-            cal = calibrate();
+            cal.refresh();
             // Every implementation must produce the same ciphertext and tag before it is timed.
             let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
             let mut expect = message.clone();
-            let expect_tag = impls[0].2.seal(&mut expect);
-            for (name, backend, imp) in impls.iter_mut() {
+            let expect_tag = impls[0].peer.seal(&mut expect);
+            for i in impls.iter_mut() {
                 let mut out = message.clone();
-                if imp.seal(&mut out) != expect_tag || out != expect {
-                    return Err(format!("{name} {backend} produced a different AES-{bits}-GCM output for {size} bytes"));
+                if i.peer.seal(&mut out) != expect_tag || out != expect {
+                    return Err(format!("{} {} produced a different AES-{bits}-GCM output for {size} bytes", i.name, i.backend));
                 }
             }
             let mut bufs: Vec<Vec<u8>> = impls.iter().map(|_| message.clone()).collect();
-            let mut jobs: Vec<Box<dyn FnMut() + '_>> = impls
-                .iter_mut()
-                .zip(bufs.iter_mut())
-                .map(|((_, _, imp), buf)| {
-                    Box::new(move || {
-                        std::hint::black_box(imp.seal(buf));
-                    }) as Box<dyn FnMut()>
-                })
-                .collect();
-            let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-            let timings = interleaved(cal.clock, plan, &mut refs);
-            drop(refs);
-            drop(jobs);
-            for ((name, backend, _), t) in impls.iter().zip(timings) {
+            let timings = {
+                let mut jobs: Vec<Box<dyn FnMut() + '_>> = impls
+                    .iter_mut()
+                    .zip(bufs.iter_mut())
+                    .map(|(i, buf)| {
+                        Box::new(move || {
+                            std::hint::black_box(i.peer.seal(buf));
+                        }) as Box<dyn FnMut()>
+                    })
+                    .collect();
+                let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
+                interleaved(cal.clock, plan, &mut refs)
+            };
+            for (i, t) in impls.iter().zip(timings) {
                 records.push(Throughput {
-                    implementation: name.to_string(),
-                    backend: backend.clone(),
-                    face: if backend.ends_with("/rd2p") { "rd2p".into() } else { "none".into() },
+                    implementation: i.name.to_string(),
+                    backend: i.backend.clone(),
+                    face: i.face.name().to_string(),
                     key_bits: bits,
                     bytes: size,
                     threads: 1,

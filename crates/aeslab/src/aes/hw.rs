@@ -2,11 +2,10 @@
 //! width, with one body.
 //!
 //! A register holds `LANES` blocks (xmm and ARM's q registers 1, ymm 2, zmm 4); the body keeps
-//! 8 registers in
-//! flight — 8, 16 or 32 blocks — which covers the AES unit's latency × throughput product on
-//! current cores (Zen 4: latency 4, 4 block-rounds per cycle ⇒ 16 blocks). Round keys are
-//! broadcast into registers once per call, and the round count is a const generic so the
-//! rounds unroll and the keys stay in registers.
+//! 8 registers in flight — 8, 16 or 32 blocks — which covers the AES unit's latency ×
+//! throughput product on current cores (Zen 4: latency 4, 4 block-rounds per cycle ⇒ 16
+//! blocks). Round keys are broadcast into registers once per call, and the round count is a
+//! const generic so the rounds unroll and the keys stay in registers.
 //!
 //! AES instructions run in constant time: no branch or memory index depends on key or data.
 

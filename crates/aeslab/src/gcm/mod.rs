@@ -65,13 +65,8 @@ impl GhashImpl {
     pub fn available(self) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
-            let lanes = match self {
-                GhashImpl::Portable => return true,
-                GhashImpl::Pclmul => 1,
-                GhashImpl::Vpclmul256 => 2,
-                GhashImpl::Vpclmul512 => 4,
-            };
-            clmul::Width::detect().is_some_and(|w| w.lanes() >= lanes)
+            // A CPU runs every width up to the widest it has.
+            self.width().is_none_or(|need| clmul::Width::detect().is_some_and(|w| w.lanes() >= need.lanes()))
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -259,7 +254,7 @@ impl Gcm {
     pub fn decrypt_in_place_detached(&mut self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
         Self::check_lengths(buf.len())?;
         if tag.len() != self.tag_len {
-            return Err(Error::CiphertextTooShort { len: tag.len(), tag: self.tag_len });
+            return Err(Error::InvalidTagLength(tag.len()));
         }
         let ek_j0 = self.start(nonce)?;
         let mut acc = 0u128;
