@@ -8,6 +8,7 @@ use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage, LaneStates};
 use aeslab::aes::{Aes128, AnyAes, BackendKind};
 use aeslab::aez::Aez;
 use aeslab::ctr::{Aes128Ctr, DynCtr, FaceLevel};
+use aeslab::gcm::{Gcm, GhashImpl};
 use cipher::{KeyIvInit, StreamCipher};
 
 const KEY: [u8; 16] = *b"0123456789abcdef";
@@ -33,6 +34,7 @@ fn wrong_key_lengths() {
         assert!(Aes128::new_from_slice(&key).is_err());
         assert!(Aes128Ctr::new_from_slices(&key, &IV).is_err());
         assert!(<AceAe128 as KeyInit>::new_from_slice(&key).is_err());
+        assert_eq!(Gcm::new(&key).err(), Some(Error::InvalidKeyLength(len)));
     }
     // AEZ takes keys of any length by design (Extract), the empty key included.
     assert_eq!(Aez::new(&[]).encrypt(b"n", &[], 16, b"m").unwrap().len(), 17);
@@ -57,6 +59,17 @@ fn wrong_iv_and_nonce_lengths() {
     let c1 = aez.encrypt(&[0], &[], 16, b"m").unwrap();
     assert_ne!(c0, c1);
     assert_eq!(ace.seal(&IV, b"", b"").len(), 16);
+    // GCM takes any non-zero nonce length (12 bytes is the fast path) and tags of 12–16 bytes.
+    let mut gcm = Gcm::new(&KEY).unwrap();
+    assert_eq!(gcm.seal(&[], b"", b"m"), Err(Error::InvalidNonceLength(0)));
+    assert_eq!(gcm.open(&[], b"", &[0; 17]), Err(Error::InvalidNonceLength(0)));
+    assert_eq!(gcm.seal(&[1], b"", b"m").unwrap().len(), 17);
+    for tag_len in [0, 11, 17] {
+        let err = Gcm::with_options(&KEY, BackendKind::Ct64, FaceLevel::None, GhashImpl::Portable, tag_len).err();
+        assert_eq!(err, Some(Error::InvalidTagLength(tag_len)));
+    }
+    let mut body = [0u8; 4];
+    assert_eq!(gcm.decrypt_in_place_detached(&[1; 12], b"", &mut body, &[0; 15]), Err(Error::InvalidTagLength(15)));
 }
 
 #[test]
@@ -84,6 +97,10 @@ fn truncated_ciphertext() {
         assert!(matches!(err, Error::AuthenticationFailed | Error::CiphertextTooShort { .. }), "{cut}: {err}");
         let err = AceAe128::new(&KEY).open(&IV, b"ad", &ace_ct[..ace_ct.len() - cut]).unwrap_err();
         assert!(matches!(err, Error::AuthenticationFailed | Error::CiphertextTooShort { .. }), "{cut}: {err}");
+        let mut gcm = Gcm::new(&KEY).unwrap();
+        let gcm_ct = gcm.seal(&IV[..12], b"ad", b"a message of some length").unwrap();
+        let err = gcm.open(&IV[..12], b"ad", &gcm_ct[..gcm_ct.len() - cut.min(gcm_ct.len())]).unwrap_err();
+        assert!(matches!(err, Error::AuthenticationFailed | Error::CiphertextTooShort { .. }), "{cut}: {err}");
     }
 }
 
@@ -104,6 +121,14 @@ fn flipped_tag_bit_releases_nothing() {
     let mut tag = aez.encrypt_inout_detached(&nonce, b"", body.as_mut_slice().into()).unwrap();
     tag[0] ^= 0x80;
     assert!(aez.decrypt_inout_detached(&nonce, b"", body.as_mut_slice().into(), &tag).is_err());
+    assert!(body.iter().all(|&b| b == 0));
+
+    // GCM, in place: the buffer is wiped.
+    let mut gcm = Gcm::new(&KEY).unwrap();
+    let mut body = b"a message of some length".to_vec();
+    let mut tag = gcm.encrypt_in_place_detached(&IV[..12], b"ad", &mut body).unwrap();
+    tag[15] ^= 1;
+    assert_eq!(gcm.decrypt_in_place_detached(&IV[..12], b"ad", &mut body, &tag), Err(Error::AuthenticationFailed));
     assert!(body.iter().all(|&b| b == 0));
 
     // ACE-AE-128, one message and a batch: the rejected message's buffer is wiped, the good
@@ -199,6 +224,8 @@ fn backend_the_cpu_lacks() {
         assert!(err.to_string().contains("not available on this CPU"), "{err}");
         assert!(DynCtr::new(&KEY, &IV, kind, FaceLevel::Rd2p, false).is_err());
         assert!(Aez::with_backend(&KEY, kind).is_err());
+        let err = Gcm::with_options(&KEY, kind, FaceLevel::Rd2p, GhashImpl::Portable, 16).err().unwrap();
+        assert!(err.to_string().contains("not available on this CPU"), "{err}");
         assert_ne!(aeslab::aes::default_backend(), kind);
         refused += 1;
     }
@@ -209,6 +236,8 @@ fn backend_the_cpu_lacks() {
         assert!(AceHash256::with_backend(AceBackend::Avx2).is_err());
         assert!(AceBackend::Avx512.permute(&mut LaneStates::default()).is_err());
         assert_eq!(AceBackend::widest(), AceBackend::Sse);
+        let err = Gcm::with_options(&KEY, BackendKind::Aesni, FaceLevel::Rd2p, GhashImpl::Vpclmul512, 16).err().unwrap();
+        assert!(matches!(err, Error::BackendUnavailable { backend: "vpclmul512", .. }), "{err}");
     }
     // What remains still works.
     assert!(Aez::new(&KEY).encrypt(b"n", &[], 16, b"m").is_ok());
