@@ -4,7 +4,7 @@
 
 use aead::{Aead, AeadInOut, KeyInit};
 use aeslab::Error;
-use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage, LaneStates};
+use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage};
 use aeslab::aes::{Aes128, AnyAes, BackendKind};
 use aeslab::aez::Aez;
 use aeslab::ctr::{Aes128Ctr, DynCtr, FaceLevel};
@@ -234,7 +234,7 @@ fn backend_the_cpu_lacks() {
         let err = AceAe128::with_backend(&KEY, AceBackend::Avx512).err().unwrap();
         assert!(matches!(err, Error::BackendUnavailable { backend: "avx512", .. }), "{err}");
         assert!(AceHash256::with_backend(AceBackend::Avx2).is_err());
-        assert!(AceBackend::Avx512.permute(&mut LaneStates::default()).is_err());
+        assert!(AceBackend::Avx512.permute(&mut aeslab::ace::LaneStates::default()).is_err());
         assert_eq!(AceBackend::widest(), AceBackend::Sse);
         let err = Gcm::with_options(&KEY, BackendKind::Aesni, FaceLevel::Rd2p, GhashImpl::Vpclmul512, 16).err().unwrap();
         assert!(matches!(err, Error::BackendUnavailable { backend: "vpclmul512", .. }), "{err}");
