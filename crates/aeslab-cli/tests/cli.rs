@@ -115,8 +115,12 @@ fn report_writes_every_section_the_json_records_and_the_plots() {
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
     let records = json["records"].as_array().unwrap();
     let has = |pred: &dyn Fn(&serde_json::Value) -> bool| records.iter().any(pred);
-    assert!(has(&|r| r["instr"] == "aesenc" && r["kind"] == "throughput"));
-    assert!(has(&|r| r.get("cycles_per_block").is_some()));
+    // Seed 001's AES round instruction on this architecture; seed 000's pipelining is x86-64's.
+    let aes_round = if cfg!(target_arch = "x86_64") { "aesenc" } else { "aese" };
+    assert!(has(&|r| r["instr"] == aes_round && r["kind"] == "throughput"));
+    if cfg!(target_arch = "x86_64") {
+        assert!(has(&|r| r.get("cycles_per_block").is_some()));
+    }
     assert!(has(&|r| r["face"] == "rd2p" && r["key_bits"] == 256));
     assert!(has(&|r| r["op"] == "key_setup"));
     assert!(has(&|r| r.get("ns_per_op").is_some() && r["impl"] == "zears"));
