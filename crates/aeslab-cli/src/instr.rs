@@ -87,7 +87,9 @@ pub fn measure(args: &InstrArgs, progress: &Progress) -> Result<InstrReport, Str
 pub fn clock_description(cal: &Calibration) -> String {
     if aeslab_measure::machine::emulated() {
         format!(
-            "{}, calibrated at {:.4} ticks — EMULATED: this process runs under user-mode emulation              (qemu), so every figure below describes the emulator, not a CPU, and means nothing",
+            "{}, calibrated at {:.4} \"core cycles\" per tick — EMULATED: this process runs under \
+             user-mode emulation (qemu), so every figure below describes the emulator, not a CPU, \
+             and means nothing",
             cal.clock.name(),
             cal.cycles_per_tick
         )
