@@ -1,6 +1,6 @@
 //! `aeslab bench gcm`: AES-GCM sealing, aeslab (FACE-CTR + carry-less GHASH) against OpenSSL,
-//! aws-lc-rs, ring and RustCrypto `aes-gcm` in the same process, interleaved; the records have
-//! `bench ctr`'s shape.
+//! aws-lc-rs, ring and RustCrypto `aes-gcm` in the same process, interleaved, and Go's
+//! crypto/cipher GCM from `peers/go` in a child process; the records have `bench ctr`'s shape.
 
 use std::fmt::Write as _;
 
@@ -144,6 +144,46 @@ fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
 pub struct GcmBench {
     pub records: Vec<Throughput>,
     pub cycles_per_tick: f64,
+    /// Peers that could not be measured, and why.
+    pub notes: Vec<String>,
+}
+
+/// Go's crypto/aes + cipher.NewGCM from `peers/go`: its output is checked against aeslab's
+/// first, and its wall-clock ns are converted with this run's calibration.
+fn go_gcm(args: &BenchGcmArgs, cal: &aeslab_measure::Calibration, bits: u32, key: &[u8]) -> Result<Vec<Throughput>, String> {
+    let bin = crate::go_peers::binary(false)?;
+    let key_hex = hex::encode(key);
+    let check = crate::go_peers::run(&bin, &["gcm-check", "-key", &key_hex, "-size", "1000"])?;
+    let mut gcm = Gcm::new(key).map_err(|e| e.to_string())?;
+    let message: Vec<u8> = (0..1000).map(|i| (i * 7 + 3) as u8).collect();
+    let expect = gcm.seal(&NONCE, AD, &message).map_err(|e| e.to_string())?;
+    if check.trim() != hex::encode(&expect) {
+        return Err(format!("its AES-{bits}-GCM output differs from aeslab's"));
+    }
+    let sizes = args.sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
+    let mut argv = vec!["gcm", "-key", &key_hex, "-sizes", &sizes];
+    if args.quick {
+        argv.push("-quick");
+    }
+    let out = crate::go_peers::run(&bin, &argv)?;
+    let values: Vec<serde_json::Value> = serde_json::from_str(&out).map_err(|e| format!("unreadable output: {e}"))?;
+    Ok(values
+        .iter()
+        .map(|v| {
+            let bytes = v["bytes"].as_u64().unwrap_or(0) as usize;
+            let ns = v["ns_per_op"].as_f64().unwrap_or(f64::NAN);
+            Throughput {
+                implementation: "go".into(),
+                backend: v["backend"].as_str().unwrap_or_default().to_string(),
+                face: "none".into(),
+                key_bits: bits,
+                bytes,
+                threads: 1,
+                cycles_per_byte: cal.nanos_to_cycles(ns) / bytes.max(1) as f64,
+                gbytes_per_s: bytes as f64 / ns,
+            }
+        })
+        .collect())
 }
 
 pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, String> {
@@ -155,6 +195,7 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
     }
     let plan = if args.quick { Plan::QUICK } else { Plan::FULL };
     let mut records = Vec::new();
+    let mut notes = Vec::new();
     let mut cal = calibrate();
     for &bits in &args.keys {
         let key: Vec<u8> = (0..bits / 8).map(|i| (i as u8).wrapping_mul(0x9d).wrapping_add(0x2b)).collect();
@@ -199,8 +240,13 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
                 });
             }
         }
+        progress.step(&format!("bench gcm: AES-{bits}, Go peer"));
+        match go_gcm(args, &cal, bits, &key) {
+            Ok(mut go) => records.append(&mut go),
+            Err(e) => notes.push(format!("Go's crypto/cipher GCM (AES-{bits}) was not measured: {e}")),
+        }
     }
-    Ok(GcmBench { records, cycles_per_tick: cal.cycles_per_tick })
+    Ok(GcmBench { records, cycles_per_tick: cal.cycles_per_tick, notes })
 }
 
 /// A table per key size: cycles/byte per implementation and size, and the ratio of OpenSSL's
@@ -234,13 +280,16 @@ pub fn markdown(b: &GcmBench) -> String {
         s += &table(&header, &rows);
         for &n in &sizes {
             let best = names.iter().filter(|(i, _)| i == "aeslab").filter_map(|(i, bk)| cpb(i, bk, n)).fold(f64::INFINITY, f64::min);
-            let peers: Vec<String> = ["openssl", "aws-lc-rs", "ring", "rustcrypto"]
+            let peers: Vec<String> = ["openssl", "aws-lc-rs", "ring", "rustcrypto", "go"]
                 .iter()
                 .filter_map(|p| names.iter().find(|(i, _)| i == p).and_then(|(i, bk)| cpb(i, bk, n)).map(|c| format!("{p} {:.2}×", c / best)))
                 .collect();
             let _ = writeln!(s, "- {n} B: aeslab's best {best:.3} cycles/byte; peers' time relative to it: {}", peers.join(", "));
         }
         s += "\n";
+    }
+    for n in &b.notes {
+        let _ = writeln!(s, "Note: {n}");
     }
     s
 }

@@ -47,4 +47,7 @@ fn bench_gcm_json_has_bench_ctrs_record_shape() {
     for expect in ["aeslab", "openssl", "aws-lc-rs", "ring", "rustcrypto"] {
         assert_eq!(impls.iter().filter(|i| *i == expect).count(), if expect == "aeslab" { 4 } else { 2 }, "{expect}");
     }
+    // Go's GCM runs from `peers/go` whenever `go` is on PATH.
+    let has_go = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("go").is_file()));
+    assert_eq!(impls.iter().filter(|i| *i == "go").count(), if has_go { 2 } else { 0 });
 }
