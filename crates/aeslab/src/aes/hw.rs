@@ -423,7 +423,7 @@ macro_rules! aes_insn_backend {
 
             #[target_feature(enable = $features)]
             unsafe fn face_impl(&self, after: usize, t: &[$crate::Block], ctr: u128, data: &mut [$crate::Block], wrap32: bool) {
-                unsafe { $crate::ctr::hw::face_run_any::<$vec>(&self.enc, after, t, ctr, data, wrap32) }
+                unsafe { $crate::ctr::hw::face_run_any::<$vec, ()>(&self.enc, after, t, ctr, data.as_mut_ptr(), data.len(), wrap32, &mut ()) }
             }
 
             #[target_feature(enable = $features)]
@@ -433,7 +433,7 @@ macro_rules! aes_insn_backend {
 
             #[target_feature(enable = $features)]
             unsafe fn plain_impl(&self, ctr: u128, data: &mut [$crate::Block]) {
-                unsafe { $crate::ctr::hw::plain_xor_any::<$vec>(&self.enc, ctr, data) }
+                unsafe { $crate::ctr::hw::plain_xor_any::<$vec, ()>(&self.enc, ctr, data.as_mut_ptr(), data.len(), &mut ()) }
             }
 
             #[target_feature(enable = $features)]
@@ -519,6 +519,32 @@ macro_rules! aes_insn_backend {
             fn plain_xor(&self, ctr: u128, data: &mut [$crate::Block]) {
                 // SAFETY: as above.
                 unsafe { self.plain_impl(ctr, data) }
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            fn stitches(&self, imp: $crate::gcm::GhashImpl) -> bool {
+                imp == <$vec as $crate::gcm::stitch::StitchVec>::GHASH
+            }
+
+            #[cfg(target_arch = "x86_64")]
+            fn xor_ghash(
+                &self,
+                level: $crate::ctr::FaceLevel,
+                table: Option<&Vec<$crate::Block>>,
+                seg: &mut (),
+                ctr: u128,
+                data: &mut [$crate::Block],
+                wrap32: bool,
+                g: &mut $crate::gcm::stitch::GhashStitch,
+            ) {
+                if !self.stitches(g.imp()) {
+                    return $crate::ctr::xor_then_ghash(self, level, table, seg, ctr, data, wrap32, g);
+                }
+                let after = table.map(|_| level.table_round().expect("FACE level"));
+                let t = table.map_or(&[][..], |t| &t[..]);
+                // SAFETY: this backend exists, so the CPU has its AES features; the GHASH key
+                // is `StitchVec::GHASH`, built only after `available()` found its features.
+                unsafe { <$vec as $crate::gcm::stitch::StitchVec>::stitched(&self.enc, after, t, ctr, data, wrap32, g) }
             }
         }
 

@@ -18,6 +18,19 @@ use super::stream::advance;
 
 type Keys<V> = [V; MAX_ROUNDS + 1];
 
+/// Work interleaved with the keystream, one group of registers at a time, so that the core
+/// overlaps the two: GCM stitches its GHASH in here (`gcm/stitch.rs`). Plain CTR passes `()`.
+pub(crate) trait Stitch {
+    /// Called before the `len` blocks at `group` are XORed with their keystream: what is below
+    /// `group` is output, what is from `group` on is still input.
+    unsafe fn before_group(&mut self, group: *const Block, len: usize);
+}
+
+impl Stitch for () {
+    #[inline(always)]
+    unsafe fn before_group(&mut self, _group: *const Block, _len: usize) {}
+}
+
 /// Table entries past 256 repeat the start, so a group that runs over the wrap of byte 15
 /// still reads its entries with whole-register loads.
 pub(crate) const TABLE_OVERHANG: usize = 32;
@@ -74,18 +87,23 @@ unsafe fn segment_constant<V: AesVec, const AFTER: usize>(k: &Keys<V>, base: u12
 /// throughout. Register `j` of a group starts at counter byte `x_j`; it reads `T[x_j..]` (the
 /// table overhangs the wrap) and XORs the constant of its segment — or, straddling the wrap of
 /// byte 15, a blend of this segment's and the next one's.
+///
+/// The `n` blocks at `data` are one raw pointer rather than a slice so that `stitch` may read
+/// them through the same pointer between groups (GCM hashes the ciphertext there).
 #[inline(always)]
-unsafe fn face_run<V: AesVec, const NR: usize, const AFTER: usize>(
+unsafe fn face_run<V: AesVec, S: Stitch, const NR: usize, const AFTER: usize>(
     keys: &RoundKeys,
     t: &[Block],
     ctr: u128,
-    data: &mut [Block],
+    data: *mut Block,
+    n: usize,
     wrap32: bool,
+    stitch: &mut S,
 ) {
     unsafe {
         assert!(t.len() >= 256 + TABLE_OVERHANG);
         let k = key_registers::<V>(keys);
-        let (lanes, group, n) = (V::LANES, IN_FLIGHT * V::LANES, data.len());
+        let (lanes, group) = (V::LANES, IN_FLIGHT * V::LANES);
         let mut x = (ctr & 0xff) as usize;
         let mut base = ctr & !0xff;
         let mut c = segment_constant::<V, AFTER>(&k, base);
@@ -97,7 +115,8 @@ unsafe fn face_run<V: AesVec, const NR: usize, const AFTER: usize>(
                 for (j, v) in s.iter_mut().enumerate() {
                     *v = V::load(t.as_ptr().add(x + j * lanes)).xor(c);
                 }
-                finish::<V, NR, AFTER>(&k, &mut s, data.as_mut_ptr().add(i), lanes);
+                stitch.before_group(data.add(i), group);
+                finish::<V, NR, AFTER>(&k, &mut s, data.add(i), lanes);
                 i += group;
                 x += group;
             }
@@ -127,7 +146,8 @@ unsafe fn face_run<V: AesVec, const NR: usize, const AFTER: usize>(
                 };
                 *v = V::load(t.as_ptr().add(xj)).xor(cj);
             }
-            finish::<V, NR, AFTER>(&k, &mut s[..nv], data.as_mut_ptr().add(i), m - (nv - 1) * lanes);
+            stitch.before_group(data.add(i), m);
+            finish::<V, NR, AFTER>(&k, &mut s[..nv], data.add(i), m - (nv - 1) * lanes);
             i += m;
             x += m;
             if x >= 256 {
@@ -140,36 +160,39 @@ unsafe fn face_run<V: AesVec, const NR: usize, const AFTER: usize>(
 
 /// Picks the unrolled body for the key's rounds and the cached round.
 #[inline(always)]
-pub(crate) unsafe fn face_run_any<V: AesVec>(
+pub(crate) unsafe fn face_run_any<V: AesVec, S: Stitch>(
     keys: &RoundKeys,
     after: usize,
     t: &[Block],
     ctr: u128,
-    data: &mut [Block],
+    data: *mut Block,
+    n: usize,
     wrap32: bool,
+    st: &mut S,
 ) {
     unsafe {
         match (keys.rounds, after) {
-            (10, 0) => face_run::<V, 10, 0>(keys, t, ctr, data, wrap32),
-            (10, 1) => face_run::<V, 10, 1>(keys, t, ctr, data, wrap32),
-            (10, _) => face_run::<V, 10, 2>(keys, t, ctr, data, wrap32),
-            (12, 0) => face_run::<V, 12, 0>(keys, t, ctr, data, wrap32),
-            (12, 1) => face_run::<V, 12, 1>(keys, t, ctr, data, wrap32),
-            (12, _) => face_run::<V, 12, 2>(keys, t, ctr, data, wrap32),
-            (_, 0) => face_run::<V, 14, 0>(keys, t, ctr, data, wrap32),
-            (_, 1) => face_run::<V, 14, 1>(keys, t, ctr, data, wrap32),
-            (_, _) => face_run::<V, 14, 2>(keys, t, ctr, data, wrap32),
+            (10, 0) => face_run::<V, S, 10, 0>(keys, t, ctr, data, n, wrap32, st),
+            (10, 1) => face_run::<V, S, 10, 1>(keys, t, ctr, data, n, wrap32, st),
+            (10, _) => face_run::<V, S, 10, 2>(keys, t, ctr, data, n, wrap32, st),
+            (12, 0) => face_run::<V, S, 12, 0>(keys, t, ctr, data, n, wrap32, st),
+            (12, 1) => face_run::<V, S, 12, 1>(keys, t, ctr, data, n, wrap32, st),
+            (12, _) => face_run::<V, S, 12, 2>(keys, t, ctr, data, n, wrap32, st),
+            (_, 0) => face_run::<V, S, 14, 0>(keys, t, ctr, data, n, wrap32, st),
+            (_, 1) => face_run::<V, S, 14, 1>(keys, t, ctr, data, n, wrap32, st),
+            (_, _) => face_run::<V, S, 14, 2>(keys, t, ctr, data, n, wrap32, st),
         }
     }
 }
 
 /// Plain CTR: counters kept little-endian in registers (a 32-bit add per block), byte-swapped
-/// to big-endian blocks, whitened and encrypted. The low 32 bits must not wrap in `data`.
+/// to big-endian blocks, whitened and encrypted. The low 32 bits must not wrap in the `n`
+/// blocks at `data`.
 #[inline(always)]
-unsafe fn plain_xor<V: AesVec, const NR: usize>(keys: &RoundKeys, ctr: u128, data: &mut [Block]) {
+unsafe fn plain_xor<V: AesVec, S: Stitch, const NR: usize>(keys: &RoundKeys, ctr: u128, data: *mut Block, n: usize, stitch: &mut S) {
     unsafe {
         let k = key_registers::<V>(keys);
-        let (lanes, group, n) = (V::LANES, IN_FLIGHT * V::LANES, data.len());
+        let (lanes, group) = (V::LANES, IN_FLIGHT * V::LANES);
         let mut next = V::broadcast(&ctr.to_le_bytes()).add32(V::lane_index());
         let step = V::splat_low32(lanes as u32);
         let mut s = [V::zero(); IN_FLIGHT];
@@ -179,7 +202,8 @@ unsafe fn plain_xor<V: AesVec, const NR: usize>(keys: &RoundKeys, ctr: u128, dat
                 *v = next.byte_reverse().xor(k[0]);
                 next = next.add32(step);
             }
-            finish::<V, NR, 0>(&k, &mut s, data.as_mut_ptr().add(i), lanes);
+            stitch.before_group(data.add(i), group);
+            finish::<V, NR, 0>(&k, &mut s, data.add(i), lanes);
             i += group;
         }
         if i < n {
@@ -189,18 +213,19 @@ unsafe fn plain_xor<V: AesVec, const NR: usize>(keys: &RoundKeys, ctr: u128, dat
                 *v = next.byte_reverse().xor(k[0]);
                 next = next.add32(step);
             }
-            finish::<V, NR, 0>(&k, &mut s[..nv], data.as_mut_ptr().add(i), m - (nv - 1) * lanes);
+            stitch.before_group(data.add(i), m);
+            finish::<V, NR, 0>(&k, &mut s[..nv], data.add(i), m - (nv - 1) * lanes);
         }
     }
 }
 
 #[inline(always)]
-pub(crate) unsafe fn plain_xor_any<V: AesVec>(keys: &RoundKeys, ctr: u128, data: &mut [Block]) {
+pub(crate) unsafe fn plain_xor_any<V: AesVec, S: Stitch>(keys: &RoundKeys, ctr: u128, data: *mut Block, n: usize, st: &mut S) {
     unsafe {
         match keys.rounds {
-            10 => plain_xor::<V, 10>(keys, ctr, data),
-            12 => plain_xor::<V, 12>(keys, ctr, data),
-            _ => plain_xor::<V, 14>(keys, ctr, data),
+            10 => plain_xor::<V, S, 10>(keys, ctr, data, n, st),
+            12 => plain_xor::<V, S, 12>(keys, ctr, data, n, st),
+            _ => plain_xor::<V, S, 14>(keys, ctr, data, n, st),
         }
     }
 }

@@ -49,6 +49,8 @@ use zeroize::Zeroize;
 
 use crate::Block;
 use crate::aes::Backend;
+use crate::gcm::GhashImpl;
+use crate::gcm::stitch::GhashStitch;
 pub use stream::{
     Aes128Ctr, Aes128Ctr32, Aes192Ctr, Aes192Ctr32, Aes256Ctr, Aes256Ctr32, AesCtr, Ctr32BE, Ctr128BE,
     CounterMode, DynCtr,
@@ -162,6 +164,52 @@ pub(crate) trait FaceBackend: Backend {
     /// `data.len()` blocks. The default builds counter blocks and encrypts them.
     fn plain_xor(&self, ctr: u128, data: &mut [Block]) {
         plain_xor_with_blocks(self, ctr, data);
+    }
+
+    /// Whether [`FaceBackend::xor_ghash`] interleaves GHASH `imp` with the keystream.
+    fn stitches(&self, _imp: GhashImpl) -> bool {
+        false
+    }
+
+    /// [`FaceBackend::face_run`] (with `table`) or [`FaceBackend::plain_xor`] (without), and
+    /// GCM's GHASH of the ciphertext into `g`. The default runs one and then the other.
+    #[allow(clippy::too_many_arguments)]
+    fn xor_ghash(
+        &self,
+        level: FaceLevel,
+        table: Option<&Self::Table>,
+        seg: &mut Self::SegCache,
+        ctr: u128,
+        data: &mut [Block],
+        wrap32: bool,
+        g: &mut GhashStitch,
+    ) {
+        xor_then_ghash(self, level, table, seg, ctr, data, wrap32, g);
+    }
+}
+
+/// The unstitched [`FaceBackend::xor_ghash`]: ciphertext is hashed before the keystream when
+/// opening and after it when sealing.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn xor_then_ghash<B: FaceBackend + ?Sized>(
+    backend: &B,
+    level: FaceLevel,
+    table: Option<&B::Table>,
+    seg: &mut B::SegCache,
+    ctr: u128,
+    data: &mut [Block],
+    wrap32: bool,
+    g: &mut GhashStitch,
+) {
+    if g.decrypt {
+        g.absorb(data);
+    }
+    match table {
+        Some(t) => backend.face_run(level, t, seg, ctr, data, wrap32),
+        None => backend.plain_xor(ctr, data),
+    }
+    if !g.decrypt {
+        g.absorb(data);
     }
 }
 
@@ -296,19 +344,41 @@ impl<B: FaceBackend> FaceCtr<B> {
     }
 
     /// `data[i] ^= E(counter_i)`, `counter_0 = ctr`, counting as [`stream::advance`] does.
-    pub fn xor_blocks(&mut self, mut ctr: u128, data: &mut [Block], wrap32: bool) {
+    pub fn xor_blocks(&mut self, ctr: u128, data: &mut [Block], wrap32: bool) {
+        self.by_table(ctr, data, wrap32, |backend, level, table, seg, ctr, piece| match table {
+            Some(t) => backend.face_run(level, t, seg, ctr, piece, wrap32),
+            None => backend.plain_xor(ctr, piece),
+        });
+    }
+
+    /// [`FaceCtr::xor_blocks`] with GCM's GHASH of the ciphertext into `g`.
+    pub fn xor_ghash(&mut self, ctr: u128, data: &mut [Block], wrap32: bool, g: &mut GhashStitch) {
+        self.by_table(ctr, data, wrap32, |backend, level, table, seg, ctr, piece| {
+            backend.xor_ghash(level, table, seg, ctr, piece, wrap32, g)
+        });
+    }
+
+    /// Cuts `data` into the pieces one call of the backend may take — for FACE, up to the next
+    /// change of the table; without FACE, up to the next wrap of the low 32 bits — and runs
+    /// `run(backend, level, table, segment cache, first counter, piece)` on each.
+    fn by_table(
+        &mut self,
+        mut ctr: u128,
+        data: &mut [Block],
+        wrap32: bool,
+        mut run: impl FnMut(&B, FaceLevel, Option<&B::Table>, &mut B::SegCache, u128, &mut [Block]),
+    ) {
         let mut done = 0;
         while done < data.len() {
             let rest = data.len() - done;
             let n = if self.level == FaceLevel::None {
-                // Up to the next wrap of the low 32 bits.
                 let to_wrap = (1u64 << 32) - u64::from(ctr as u32);
                 let n = rest.min(usize::try_from(to_wrap).unwrap_or(usize::MAX));
-                self.backend.plain_xor(ctr, &mut data[done..done + n]);
+                run(&self.backend, self.level, None, &mut self.seg, ctr, &mut data[done..done + n]);
                 n
             } else {
-                // Up to the next change of bytes 0, 5 or 10: a carry out of bytes 11–15, which
-                // only the 128-bit counter makes.
+                // Bytes 0, 5 or 10 change only on a carry out of bytes 11–15, which only the
+                // 128-bit counter makes.
                 let n = if wrap32 {
                     rest
                 } else {
@@ -317,11 +387,15 @@ impl<B: FaceBackend> FaceCtr<B> {
                 };
                 self.ensure_table(ctr);
                 let (_, table) = self.table.as_ref().expect("table built");
-                self.backend.face_run(self.level, table, &mut self.seg, ctr, &mut data[done..done + n], wrap32);
+                run(&self.backend, self.level, Some(table), &mut self.seg, ctr, &mut data[done..done + n]);
                 n
             };
             done += n;
             ctr = stream::advance(ctr, n as u128, wrap32);
         }
+    }
+
+    pub fn stitches(&self, imp: GhashImpl) -> bool {
+        self.backend.stitches(imp)
     }
 }

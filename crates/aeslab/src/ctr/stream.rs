@@ -14,6 +14,8 @@ use zeroize::Zeroize;
 
 use super::{FaceBackend, FaceCtr, FaceLevel};
 use crate::aes::{AnyAes, BackendKind, BackendVisitor, default_backend, traits::AesKeySize};
+use crate::gcm::GhashImpl;
+use crate::gcm::stitch::GhashStitch;
 use crate::{Block, Error};
 
 /// How the counter block advances.
@@ -54,6 +56,8 @@ pub(crate) fn advance(ctr: u128, n: u128, wrap32: bool) -> u128 {
 /// The FACE core behind a trait object, so the backend can be chosen at run time.
 trait DynCore: Send + Sync {
     fn xor_blocks(&mut self, ctr: u128, data: &mut [Block], wrap32: bool);
+    fn xor_ghash(&mut self, ctr: u128, data: &mut [Block], wrap32: bool, g: &mut GhashStitch);
+    fn stitches(&self, imp: GhashImpl) -> bool;
     fn precompute(&mut self, ctr: u128);
     fn boxed_clone(&self) -> Box<dyn DynCore>;
     fn level(&self) -> FaceLevel;
@@ -62,6 +66,12 @@ trait DynCore: Send + Sync {
 impl<B: FaceBackend> DynCore for FaceCtr<B> {
     fn xor_blocks(&mut self, ctr: u128, data: &mut [Block], wrap32: bool) {
         FaceCtr::xor_blocks(self, ctr, data, wrap32);
+    }
+    fn xor_ghash(&mut self, ctr: u128, data: &mut [Block], wrap32: bool, g: &mut GhashStitch) {
+        FaceCtr::xor_ghash(self, ctr, data, wrap32, g);
+    }
+    fn stitches(&self, imp: GhashImpl) -> bool {
+        FaceCtr::stitches(self, imp)
     }
     fn precompute(&mut self, ctr: u128) {
         FaceCtr::precompute(self, ctr);
@@ -174,6 +184,20 @@ impl DynCtr {
             }
             self.pos += tail.len() as u128;
         }
+    }
+
+    /// Whether [`DynCtr::apply_blocks_ghash`] runs GHASH `imp` inside the keystream loop.
+    pub(crate) fn stitches(&self, imp: GhashImpl) -> bool {
+        self.core.stitches(imp)
+    }
+
+    /// The keystream over whole blocks with GCM's GHASH of the ciphertext into `g`; the
+    /// position must be on a block boundary.
+    pub(crate) fn apply_blocks_ghash(&mut self, blocks: &mut [Block], g: &mut GhashStitch) {
+        debug_assert!(self.pos.is_multiple_of(16));
+        let ctr = self.counter(self.pos / 16);
+        self.core.xor_ghash(ctr, blocks, self.wrap32, g);
+        self.pos += 16 * blocks.len() as u128;
     }
 
     fn keystream_block(&mut self, block: u128) -> Block {

@@ -5,8 +5,15 @@
 //! powers H^n … H^1 (block k of n by H^(n−k)), the accumulator folded into the first block,
 //! and the partial products summed unreduced; then one reduction per 128-bit lane and an XOR
 //! of the lanes give the new accumulator — the aggregated reduction, which takes the reduction
-//! (the serial part) out of the per-block cost. The shift-and-reduce is the portable
-//! [`super::ghash::reduce`] written with lane-local 64-bit shifts.
+//! (the serial part) out of the per-block cost.
+//!
+//! Representation: a block is byte-reversed into a 128-bit integer whose bit 127 is the
+//! coefficient of x^0 (GCM's bit order read backwards). A carry-less product of two such
+//! integers is then the 255-bit reflected product one bit short of alignment, so each power is
+//! stored as H^k·x^-1 (`GhashKey::new`): the products come out aligned and need no shift. The
+//! reduction folds the low 64 bits twice with one carry-less multiply by x^128 mod g in
+//! reflected form (0xc2 << 56) and one qword swap each — no shifts, which on Intel cores with
+//! AVX-512 share the port that VAES uses.
 //!
 //! Carry-less multiplication runs in constant time; there is no branch or table on data.
 
@@ -33,12 +40,10 @@ pub(crate) trait ClmulVec: Copy {
     unsafe fn clmul_hh(self, o: Self) -> Self;
     unsafe fn clmul_lh(self, o: Self) -> Self;
     unsafe fn clmul_hl(self, o: Self) -> Self;
-    /// Per 64-bit element, by `n` bits (a constant after inlining).
-    unsafe fn shl64(self, n: i32) -> Self;
-    unsafe fn shr64(self, n: i32) -> Self;
-    /// Per 128-bit lane: the low qword moved to the high one (low becomes zero), and back.
-    unsafe fn qword_up(self) -> Self;
-    unsafe fn qword_down(self) -> Self;
+    /// Per 128-bit lane: the two qwords swapped.
+    unsafe fn swap_qwords(self) -> Self;
+    /// `0xc2 << 56` in the high qword of every lane: x^128 mod g, reflected, less its x^0 term.
+    unsafe fn poly() -> Self;
     /// The XOR of all lanes.
     unsafe fn fold_lanes(self) -> __m128i;
     /// `x` in lane 0, zero elsewhere.
@@ -47,7 +52,7 @@ pub(crate) trait ClmulVec: Copy {
 
 macro_rules! clmul_vec {
     ($ty:ty, $lanes:expr, $zero:ident, $load:ident, $xor:ident, $shuffle:ident, $set_mask:expr,
-     $clmul:ident, $slli64:ident, $srli64:ident, $bslli:ident, $bsrli:ident,
+     $clmul:ident, $shuffle32:ident, $set1_64:ident,
      fold: |$f:ident| $fold:expr, lane0: |$x:ident| $lane0:expr) => {
         // SAFETY (all methods): see the trait; every intrinsic used is in the features the
         // backend's entry points enable.
@@ -86,20 +91,12 @@ macro_rules! clmul_vec {
                 unsafe { $clmul::<0x01>(self, o) }
             }
             #[inline(always)]
-            unsafe fn shl64(self, n: i32) -> Self {
-                unsafe { $slli64(self, _mm_cvtsi32_si128(n)) }
+            unsafe fn swap_qwords(self) -> Self {
+                unsafe { $shuffle32::<0x4e>(self) }
             }
             #[inline(always)]
-            unsafe fn shr64(self, n: i32) -> Self {
-                unsafe { $srli64(self, _mm_cvtsi32_si128(n)) }
-            }
-            #[inline(always)]
-            unsafe fn qword_up(self) -> Self {
-                unsafe { $bslli::<8>(self) }
-            }
-            #[inline(always)]
-            unsafe fn qword_down(self) -> Self {
-                unsafe { $bsrli::<8>(self) }
+            unsafe fn poly() -> Self {
+                unsafe { $set1_64(0xc2 << 56) }
             }
             #[inline(always)]
             #[allow(unused_unsafe)]
@@ -118,18 +115,18 @@ macro_rules! clmul_vec {
 
 clmul_vec!(__m128i, 1, _mm_setzero_si128, _mm_loadu_si128, _mm_xor_si128, _mm_shuffle_epi8,
     _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-    _mm_clmulepi64_si128, _mm_sll_epi64, _mm_srl_epi64, _mm_bslli_si128, _mm_bsrli_si128,
+    _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_set1_epi64x,
     fold: |v| v, lane0: |x| x);
 
 clmul_vec!(__m256i, 2, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_xor_si256, _mm256_shuffle_epi8,
     _mm256_broadcastsi128_si256(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
-    _mm256_clmulepi64_epi128, _mm256_sll_epi64, _mm256_srl_epi64, _mm256_bslli_epi128, _mm256_bsrli_epi128,
+    _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_set1_epi64x,
     fold: |v| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)),
     lane0: |x| _mm256_zextsi128_si256(x));
 
 clmul_vec!(__m512i, 4, _mm512_setzero_si512, _mm512_loadu_si512, _mm512_xor_si512, _mm512_shuffle_epi8,
     _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
-    _mm512_clmulepi64_epi128, _mm512_sll_epi64, _mm512_srl_epi64, _mm512_bslli_epi128, _mm512_bsrli_epi128,
+    _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_epi64,
     fold: |v| _mm_xor_si128(
         _mm_xor_si128(_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32::<1>(v)),
         _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
@@ -153,25 +150,33 @@ unsafe fn mul_add<V: ClmulVec>(s: &mut Sum<V>, x: V, h: V) {
     }
 }
 
-/// [`super::ghash::reduce`] per lane, on `hi·2^128 ⊕ mid·2^64 ⊕ lo`, then the lanes' XOR.
+/// `hi·2^128 ⊕ mid·2^64 ⊕ lo` reduced per lane, then the lanes' XOR. Each fold moves the low
+/// qword of a 128-bit part up by 128 bits reduced (x^128 ≡ x^7 + x^2 + x + 1): the swap puts
+/// it 128 bits higher, the multiply by `poly` adds its x^7, x^2, x terms; the fold of `lo` lands
+/// in `mid`, the fold of `mid` in `hi`, which is then the reduced product.
 #[inline(always)]
 unsafe fn reduce<V: ClmulVec>(s: Sum<V>) -> __m128i {
     unsafe {
-        // The 256-bit product as (high, low) per lane.
-        let low = s.lo.xor(s.mid.qword_up());
-        let high = s.hi.xor(s.mid.qword_down());
-        // Shift left by one across the 256 bits.
-        let high = high.shl64(1).xor(high.qword_up().shr64(63)).xor(low.qword_down().shr64(63));
-        let low = low.shl64(1).xor(low.qword_up().shr64(63));
-        // D = X1 ⊕ X0<<63 ⊕ X0<<62 ⊕ X0<<57, placed in the high qword; v = [D : X0].
-        let folded = low.shl64(63).xor(low.shl64(62)).xor(low.shl64(57));
-        let v = low.xor(folded.qword_up());
-        // v ⊕ v>>1 ⊕ v>>2 ⊕ v>>7 as 128-bit shifts.
-        let down = v.qword_down();
-        let r1 = v.shr64(1).xor(down.shl64(63));
-        let r2 = v.shr64(2).xor(down.shl64(62));
-        let r7 = v.shr64(7).xor(down.shl64(57));
-        high.xor(v).xor(r1).xor(r2).xor(r7).fold_lanes()
+        let poly = V::poly();
+        let mid = s.mid.xor(s.lo.swap_qwords()).xor(s.lo.clmul_lh(poly));
+        s.hi.xor(mid.swap_qwords()).xor(mid.clmul_lh(poly)).fold_lanes()
+    }
+}
+
+/// The accumulator `a` after the `GROUP × LANES` blocks at `chunk`; `h` points at the powers
+/// H^(GROUP × LANES) … H^1.
+#[inline(always)]
+pub(crate) unsafe fn absorb_group<V: ClmulVec>(h: *const Block, a: __m128i, chunk: *const Block) -> __m128i {
+    unsafe {
+        let mut s = Sum { lo: V::zero(), mid: V::zero(), hi: V::zero() };
+        for r in 0..GROUP {
+            let mut x = V::load(chunk.add(r * V::LANES)).byte_reverse();
+            if r == 0 {
+                x = x.xor(V::from_lane0(a));
+            }
+            mul_add(&mut s, x, V::load(h.add(r * V::LANES)));
+        }
+        reduce(s)
     }
 }
 
@@ -186,16 +191,7 @@ pub(crate) unsafe fn update_blocks<V: ClmulVec>(powers: &[Block], acc: &mut Bloc
         let mut a = _mm_loadu_si128(acc.as_ptr().cast());
         let mut chunks = blocks.chunks_exact(group);
         for chunk in &mut chunks {
-            let h = powers.as_ptr().add(n - group);
-            let mut s = Sum { lo: V::zero(), mid: V::zero(), hi: V::zero() };
-            for r in 0..GROUP {
-                let mut x = V::load(chunk.as_ptr().add(r * V::LANES)).byte_reverse();
-                if r == 0 {
-                    x = x.xor(V::from_lane0(a));
-                }
-                mul_add(&mut s, x, V::load(h.add(r * V::LANES)));
-            }
-            a = reduce(s);
+            a = absorb_group::<V>(powers.as_ptr().add(n - group), a, chunk.as_ptr());
         }
         // The tail, one block per xmm, aggregated over at most GROUP × LANES − 1 blocks.
         let tail = chunks.remainder();

@@ -4,8 +4,10 @@
 //! FACE level; with a 96-bit nonce the counter block is `nonce ‖ 1` and the FACE table is built
 //! once per message for the 256-block segments the message spans. GHASH runs with PCLMULQDQ /
 //! VPCLMULQDQ (`clmul.rs`: xmm, ymm, zmm, aggregated reduction) where the CPU has it, else in
-//! portable constant-time code (`ghash.rs`). The two are interleaved per 4 KiB chunk, which
-//! stays in L1 between the CTR pass and the GHASH pass.
+//! portable constant-time code (`ghash.rs`). On the AES-instruction backends the GHASH of one
+//! group of blocks runs in the same loop body as the AES rounds of the next (`stitch.rs`, when
+//! the GHASH has the backend's register width); otherwise the two alternate per 4 KiB chunk,
+//! which stays in L1 between the CTR pass and the GHASH pass.
 //!
 //! [`Gcm`] takes keys of 16, 24 or 32 bytes, nonces of any non-zero length (other than 12
 //! bytes through GHASH), tags of 12 to 16 bytes. [`Aes128Gcm`], [`Aes192Gcm`] and
@@ -15,6 +17,7 @@
 #[cfg(target_arch = "x86_64")]
 mod clmul;
 mod ghash;
+pub(crate) mod stitch;
 
 use core::marker::PhantomData;
 
@@ -29,8 +32,9 @@ use crate::aes::{BackendKind, default_backend};
 use crate::ct::constant_time_eq;
 use crate::ctr::{DynCtr, FaceLevel};
 use crate::{Block, Error};
+use stitch::GhashStitch;
 
-/// Bytes per CTR-then-GHASH step: small enough to stay in L1.
+/// Bytes per CTR-then-GHASH step when the two are not stitched: small enough to stay in L1.
 const CHUNK: usize = 4096;
 
 /// Plaintext limit of SP 800-38D: 2^39 − 256 bits.
@@ -90,9 +94,19 @@ impl GhashImpl {
     }
 }
 
-/// The GHASH key: H and, for the carry-less backends, H^32 … H^1 ready to load.
+/// `p·x^-1` in GCM's field, on the spec's integers (bit 127 is the coefficient of x^0): a
+/// shift by one toward x^0, and when `p` had an x^0 term, `(p + g)/x` instead, whose
+/// coefficients x^127, x^6, x, 1 are the constant. The carry-less code stores its powers of H
+/// this way (see `clmul.rs`). Branch-free: the mask comes from the bit itself.
+fn times_inverse_x(p: u128) -> u128 {
+    let carry = (p >> 127).wrapping_neg();
+    (p << 1) ^ (carry & 0xc200_0000_0000_0000_0000_0000_0000_0001)
+}
+
+/// The GHASH key: H and, for the carry-less backends, H^32 … H^1 (each times x^-1) ready to
+/// load.
 #[derive(Clone)]
-struct GhashKey {
+pub(crate) struct GhashKey {
     h: u128,
     powers: Vec<Block>,
     imp: GhashImpl,
@@ -112,12 +126,17 @@ impl GhashKey {
         if imp != GhashImpl::Portable {
             let mut p = h;
             for _ in 0..32 {
-                powers.push(p.to_le_bytes());
+                powers.push(times_inverse_x(p).to_le_bytes());
                 p = ghash::mul(p, h);
             }
             powers.reverse();
         }
         GhashKey { h, powers, imp }
+    }
+
+    /// `acc` absorbs whole blocks.
+    fn update_blocks(&self, acc: &mut u128, blocks: &[Block]) {
+        self.update(acc, blocks.as_flattened());
     }
 
     /// `acc` absorbs `data`, zero-padded to whole blocks.
@@ -237,16 +256,36 @@ impl Gcm {
         Ok(())
     }
 
+    /// The keystream over `buf` and GHASH of its ciphertext after `acc`. Whole blocks go
+    /// through the stitched loop when the backend has one for this GHASH, otherwise CTR and
+    /// GHASH alternate per `CHUNK`; the partial last block follows.
+    fn crypt(&mut self, acc: u128, buf: &mut [u8], decrypt: bool) -> u128 {
+        let (blocks, tail) = buf.as_chunks_mut::<16>();
+        let mut g = GhashStitch { key: &self.ghash, acc, decrypt };
+        let step = if self.ctr.stitches(self.ghash.imp) { blocks.len().max(1) } else { CHUNK / 16 };
+        for chunk in blocks.chunks_mut(step) {
+            self.ctr.apply_blocks_ghash(chunk, &mut g);
+        }
+        let mut acc = g.acc;
+        if !tail.is_empty() {
+            if decrypt {
+                self.ghash.update(&mut acc, tail);
+            }
+            self.ctr.apply_keystream(tail);
+            if !decrypt {
+                self.ghash.update(&mut acc, tail);
+            }
+        }
+        acc
+    }
+
     /// Encrypts `buf` in place and returns the tag (`tag_len` bytes of the returned block).
     pub fn encrypt_in_place_detached(&mut self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Block, Error> {
         Self::check_lengths(buf.len())?;
         let ek_j0 = self.start(nonce)?;
         let mut acc = 0u128;
         self.ghash.update(&mut acc, ad);
-        for chunk in buf.chunks_mut(CHUNK) {
-            self.ctr.apply_keystream(chunk);
-            self.ghash.update(&mut acc, chunk);
-        }
+        let acc = self.crypt(acc, buf, false);
         Ok(self.tag(&ek_j0, acc, ad.len(), buf.len()))
     }
 
@@ -259,10 +298,7 @@ impl Gcm {
         let ek_j0 = self.start(nonce)?;
         let mut acc = 0u128;
         self.ghash.update(&mut acc, ad);
-        for chunk in buf.chunks_mut(CHUNK) {
-            self.ghash.update(&mut acc, chunk);
-            self.ctr.apply_keystream(chunk);
-        }
+        let acc = self.crypt(acc, buf, true);
         let expect = self.tag(&ek_j0, acc, ad.len(), buf.len());
         if constant_time_eq(&expect[..self.tag_len], tag) {
             Ok(())
