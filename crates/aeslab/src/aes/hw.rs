@@ -44,8 +44,6 @@ pub(crate) trait AesVec: Copy {
     unsafe fn load_partial(src: *const Block, n: usize) -> Self;
     /// Stores the first `n < LANES` blocks without touching memory beyond.
     unsafe fn store_partial(self, dst: *mut Block, n: usize);
-    /// Blocks `first..LANES` from `other`, the others from `self` (`0 < first < LANES`).
-    unsafe fn blend_from(self, other: Self, first: usize) -> Self;
     /// From two registers holding `LANES` consecutive 32-byte pairs (a, a', b, b', …), the
     /// register of first halves and the register of second halves.
     unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self);
@@ -358,8 +356,8 @@ pub(crate) unsafe fn head<V: AesVec>(keys: &RoundKeys, blocks: &mut [Block], rou
 }
 
 /// The [`AesVec`] methods of a register that holds one block (xmm, ARM's q registers): with
-/// `LANES = 1`, "fewer than LANES blocks" and "blocks first..LANES of a straddling register"
-/// never occur, and a register of pairs is a pair of registers.
+/// `LANES = 1`, "fewer than LANES blocks" never occurs, and a register of pairs is a pair of
+/// registers.
 macro_rules! one_block_per_register {
     () => {
         #[inline(always)]
@@ -368,10 +366,6 @@ macro_rules! one_block_per_register {
         }
         #[inline(always)]
         unsafe fn store_partial(self, _dst: *mut $crate::Block, _n: usize) {
-            unreachable!("a 128-bit register holds one block")
-        }
-        #[inline(always)]
-        unsafe fn blend_from(self, _other: Self, _first: usize) -> Self {
             unreachable!("a 128-bit register holds one block")
         }
         #[inline(always)]

@@ -74,8 +74,7 @@ impl AesVec for __m256i {
     unsafe fn lane_index() -> Self {
         unsafe { _mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0) }
     }
-    // With two blocks per register, "partial" always means the first block (n = 1) and a
-    // straddling register takes its second block from `other` (first = 1).
+    // With two blocks per register, "partial" always means the first block (n = 1).
     #[inline(always)]
     unsafe fn load_partial(src: *const Block, _n: usize) -> Self {
         unsafe { _mm256_maskload_epi64(src.cast(), _mm256_setr_epi64x(-1, -1, 0, 0)) }
@@ -83,10 +82,6 @@ impl AesVec for __m256i {
     #[inline(always)]
     unsafe fn store_partial(self, dst: *mut Block, _n: usize) {
         unsafe { _mm256_maskstore_epi64(dst.cast(), _mm256_setr_epi64x(-1, -1, 0, 0), self) }
-    }
-    #[inline(always)]
-    unsafe fn blend_from(self, other: Self, _first: usize) -> Self {
-        unsafe { _mm256_blend_epi32::<0xf0>(self, other) }
     }
     // (a, a'), (b, b') → (a, b) and (a', b'): 128-bit lane permutes.
     #[inline(always)]
@@ -166,10 +161,6 @@ impl AesVec for __m512i {
     #[inline(always)]
     unsafe fn store_partial(self, dst: *mut Block, n: usize) {
         unsafe { _mm512_mask_storeu_epi64(dst.cast(), ((1u32 << (2 * n)) - 1) as __mmask8, self) }
-    }
-    #[inline(always)]
-    unsafe fn blend_from(self, other: Self, first: usize) -> Self {
-        unsafe { _mm512_mask_blend_epi64(!((1u32 << (2 * first)) - 1) as __mmask8, self, other) }
     }
     // (a, a', b, b'), (c, c', d, d') → (a, b, c, d) and (a', b', c', d').
     #[inline(always)]

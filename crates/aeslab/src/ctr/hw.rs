@@ -5,8 +5,8 @@
 //! consecutive counters, a register of `LANES` blocks is one unaligned load of `T[x..x+LANES]`
 //! and one XOR with the broadcast `C` — no counter arithmetic, no byte swap, `after` fewer
 //! rounds. `C` changes every 256 blocks and is recomputed in registers (two AESENCs for rd2p)
-//! without leaving the loop; a register that straddles the wrap of byte 15 blends the two
-//! constants. The plaintext is folded into the last round key:
+//! without leaving the loop; groups are aligned so that none straddles that change. The
+//! plaintext is folded into the last round key:
 //! AESENCLAST(s, k ⊕ p) = AESENCLAST(s, k) ⊕ p.
 
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -31,8 +31,8 @@ impl Stitch for () {
     unsafe fn before_group(&mut self, _group: *const Block, _len: usize) {}
 }
 
-/// Table entries past 256 repeat the start, so a group that runs over the wrap of byte 15
-/// still reads its entries with whole-register loads.
+/// Table entries past 256 repeat the start, so the last register of a short group may load
+/// whole registers past entry 255 (the entries it does not use).
 pub(crate) const TABLE_OVERHANG: usize = 32;
 
 /// The table for the AESENC backends: `T[0..256]` followed by `T[0..TABLE_OVERHANG]`.
@@ -84,9 +84,8 @@ unsafe fn segment_constant<V: AesVec, const AFTER: usize>(k: &Keys<V>, base: u12
 }
 
 /// A whole FACE run, `IN_FLIGHT` registers at a time with the round keys in registers
-/// throughout. Register `j` of a group starts at counter byte `x_j`; it reads `T[x_j..]` (the
-/// table overhangs the wrap) and XORs the constant of its segment — or, straddling the wrap of
-/// byte 15, a blend of this segment's and the next one's.
+/// throughout. Register `j` of a group starts at counter byte `x_j`; it reads `T[x_j..]` and
+/// XORs the constant of its segment, recomputed at each wrap of byte 15.
 ///
 /// The `n` blocks at `data` are one raw pointer rather than a slice so that `stitch` may read
 /// them through the same pointer between groups (GCM hashes the ciphertext there).
@@ -123,37 +122,25 @@ unsafe fn face_run<V: AesVec, S: Stitch, const NR: usize, const AFTER: usize>(
             if i == n {
                 break;
             }
-            let next_base = advance(base, 256, wrap32);
             if x == 256 {
-                (x, base) = (0, next_base);
+                (x, base) = (0, advance(base, 256, wrap32));
                 c = segment_constant::<V, AFTER>(&k, base);
                 continue;
             }
-            // One group that straddles the wrap of byte 15, or the short last group.
-            let m = (n - i).min(group);
+            // A short group: to the end of the segment (after which groups are aligned to
+            // `group`, which divides 256, and none straddles a segment again) or of the data.
+            // Its last register may read up to `LANES − 1` entries past `x + m`, inside the
+            // table's overhang.
+            let m = (n - i).min(256 - x);
             let nv = m.div_ceil(lanes);
-            let crosses = x + m > 256;
-            let c_next = if crosses { segment_constant::<V, AFTER>(&k, next_base) } else { c };
             let mut s = [V::zero(); IN_FLIGHT];
             for (j, v) in s.iter_mut().enumerate().take(nv) {
-                let xj = x + j * lanes;
-                let cj = if xj + lanes <= 256 {
-                    c
-                } else if xj >= 256 {
-                    c_next
-                } else {
-                    c.blend_from(c_next, 256 - xj)
-                };
-                *v = V::load(t.as_ptr().add(xj)).xor(cj);
+                *v = V::load(t.as_ptr().add(x + j * lanes)).xor(c);
             }
             stitch.before_group(data.add(i), m);
             finish::<V, NR, AFTER>(&k, &mut s[..nv], data.add(i), m - (nv - 1) * lanes);
             i += m;
             x += m;
-            if x >= 256 {
-                (x, base) = (x - 256, next_base);
-                c = if crosses { c_next } else { segment_constant::<V, AFTER>(&k, base) };
-            }
         }
     }
 }

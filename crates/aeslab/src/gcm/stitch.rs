@@ -4,10 +4,10 @@
 //!
 //! The CTR loops of `ctr/hw.rs` call [`Stitch::before_group`] before each group is XORed with
 //! its keystream. Sealing hashes the groups already written (one group behind the keystream);
-//! opening hashes the group about to be decrypted. Group sizes match — `IN_FLIGHT` AES registers
-//! and `GROUP` carry-less registers of the same width — so in the steady state each call hashes
-//! exactly one group; the groups around a FACE segment change and the end of the message are
-//! caught up through the general GHASH.
+//! opening hashes the group about to be decrypted (or ahead of it). Group sizes match —
+//! `IN_FLIGHT` AES registers and `GROUP` carry-less registers of the same width — so in the
+//! steady state each call hashes exactly one group; the end of the message is caught up through
+//! the general GHASH.
 //!
 //! Constant time: the AES instructions and carry-less multiplies run in constant time, and which
 //! blocks are hashed when depends only on lengths.
@@ -57,8 +57,9 @@ mod x86 {
         powers: *const Block,
         powers_len: usize,
         acc: __m128i,
-        /// The first block not yet hashed.
+        /// The first block not yet hashed, and the end of the data.
         next: *const Block,
+        end: *const Block,
         decrypt: bool,
         _width: core::marker::PhantomData<C>,
     }
@@ -87,16 +88,25 @@ mod x86 {
         #[inline(always)]
         unsafe fn before_group(&mut self, group: *const Block, len: usize) {
             unsafe {
-                // Sealing may hash up to the group (the output before it); opening must hash
-                // through it (the input it is about to overwrite).
-                let end = if self.decrypt { group.add(len) } else { group };
                 let g = GROUP * C::LANES;
-                while end.offset_from(self.next) >= g as isize {
-                    self.acc = absorb_group::<C>(self.group_powers, self.acc, self.next);
-                    self.next = self.next.add(g);
-                }
-                if self.decrypt && self.next < end {
-                    self.catch_up(end);
+                if self.decrypt {
+                    // Opening must hash through the group (the input it is about to overwrite)
+                    // and may hash ahead: whole groups of ciphertext, even where the keystream's
+                    // groups are offset from them by a short first group.
+                    let need = group.add(len);
+                    while self.next < need && self.end.offset_from(self.next) >= g as isize {
+                        self.acc = absorb_group::<C>(self.group_powers, self.acc, self.next);
+                        self.next = self.next.add(g);
+                    }
+                    if self.next < need {
+                        self.catch_up(need);
+                    }
+                } else {
+                    // Sealing hashes the output below the group, a whole group at a time.
+                    while group.offset_from(self.next) >= g as isize {
+                        self.acc = absorb_group::<C>(self.group_powers, self.acc, self.next);
+                        self.next = self.next.add(g);
+                    }
                 }
             }
         }
@@ -124,6 +134,7 @@ mod x86 {
                 powers_len: powers.len(),
                 acc: _mm_loadu_si128(g.acc.to_le_bytes().as_ptr().cast()),
                 next: p,
+                end: p.add(n),
                 decrypt: g.decrypt,
                 _width: core::marker::PhantomData,
             };
