@@ -39,7 +39,12 @@ fn configurations() -> Vec<(BackendKind, FaceLevel, GhashImpl)> {
 /// Each AES-instruction backend with the GHASH of its register width (the stitched loop), with
 /// plain CTR and every FACE level that has its own loop.
 fn stitched_pairs() -> Vec<(BackendKind, FaceLevel, GhashImpl)> {
-    let pairs = [("aesni", GhashImpl::Pclmul), ("vaes256", GhashImpl::Vpclmul256), ("vaes512", GhashImpl::Vpclmul512)];
+    let pairs = [
+        ("aesni", GhashImpl::Pclmul),
+        ("vaes256", GhashImpl::Vpclmul256),
+        ("vaes512", GhashImpl::Vpclmul512),
+        ("armv8", GhashImpl::Pmull),
+    ];
     let mut v = Vec::new();
     for (name, g) in pairs {
         let Ok(kind) = BackendKind::from_name(name) else { continue };

@@ -195,7 +195,7 @@ const MASK: (&str, &[BackendKind]) = (
     &[BackendKind::Vaes256, BackendKind::Vaes512, BackendKind::BitsliceAvx2, BackendKind::BitsliceAvx512],
 );
 #[cfg(target_arch = "aarch64")]
-const MASK: (&str, &[BackendKind]) = ("aes", &[BackendKind::Armv8]);
+const MASK: (&str, &[BackendKind]) = ("aes,pmull", &[BackendKind::Armv8]);
 
 /// Runs its body in a child process with `AESLAB_CPU_MASK` hiding instruction sets, as on a CPU
 /// without them (the mask is read once per process).
@@ -238,6 +238,12 @@ fn backend_the_cpu_lacks() {
         assert_eq!(AceBackend::widest(), AceBackend::Sse);
         let err = Gcm::with_options(&KEY, BackendKind::Aesni, FaceLevel::Rd2p, GhashImpl::Vpclmul512, 16).err().unwrap();
         assert!(matches!(err, Error::BackendUnavailable { backend: "vpclmul512", .. }), "{err}");
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        let err = Gcm::with_options(&KEY, BackendKind::Ct64, FaceLevel::Rd2p, GhashImpl::Pmull, 16).err().unwrap();
+        assert!(matches!(err, Error::BackendUnavailable { backend: "pmull", .. }), "{err}");
+        assert_eq!(GhashImpl::fastest(), GhashImpl::Portable);
     }
     // What remains still works.
     assert!(Aez::new(&KEY).encrypt(b"n", &[], 16, b"m").is_ok());

@@ -515,12 +515,10 @@ macro_rules! aes_insn_backend {
                 unsafe { self.plain_impl(ctr, data) }
             }
 
-            #[cfg(target_arch = "x86_64")]
             fn stitches(&self, imp: $crate::gcm::GhashImpl) -> bool {
                 imp == <$vec as $crate::gcm::stitch::StitchVec>::GHASH
             }
 
-            #[cfg(target_arch = "x86_64")]
             fn xor_ghash(
                 &self,
                 level: $crate::ctr::FaceLevel,

@@ -2,8 +2,9 @@
 //!
 //! The keystream is aeslab's CTR with the 32-bit counter (`Ctr32BE`) on any AES backend and
 //! FACE level; with a 96-bit nonce the counter block is `nonce ‖ 1` and the FACE table is built
-//! once per message for the 256-block segments the message spans. GHASH runs with PCLMULQDQ /
-//! VPCLMULQDQ (`clmul.rs`: xmm, ymm, zmm, aggregated reduction) where the CPU has it, else in
+//! once per message for the 256-block segments the message spans. GHASH runs with carry-less
+//! multiplies where the CPU has them — one aggregated-reduction body (`clmul.rs`) over
+//! PCLMULQDQ/VPCLMULQDQ on xmm, ymm, zmm (`pclmul.rs`) or ARMv8 PMULL (`pmull.rs`) — else in
 //! portable constant-time code (`ghash.rs`). On the AES-instruction backends the GHASH of one
 //! group of blocks runs in the same loop body as the AES rounds of the next (`stitch.rs`, when
 //! the GHASH has the backend's register width); otherwise the two alternate per 4 KiB chunk,
@@ -14,10 +15,19 @@
 //! [`Aes256Gcm`] are the RustCrypto `aead` 0.6 types (96-bit nonce, 16-byte tag). Opening a
 //! forgery returns an error and wipes the buffer.
 
-#[cfg(target_arch = "x86_64")]
 mod clmul;
 mod ghash;
+#[cfg(target_arch = "x86_64")]
+mod pclmul;
+#[cfg(target_arch = "aarch64")]
+mod pmull;
 pub(crate) mod stitch;
+
+/// This architecture's carry-less GHASH: `available(imp)` and `update(imp, …)`.
+#[cfg(target_arch = "x86_64")]
+use pclmul as carryless;
+#[cfg(target_arch = "aarch64")]
+use pmull as carryless;
 
 use core::marker::PhantomData;
 
@@ -51,10 +61,13 @@ pub enum GhashImpl {
     Vpclmul256,
     /// VPCLMULQDQ on zmm registers, 32 blocks aggregated.
     Vpclmul512,
+    /// ARMv8 PMULL on NEON registers, 8 blocks aggregated.
+    Pmull,
 }
 
 impl GhashImpl {
-    pub const ALL: [GhashImpl; 4] = [GhashImpl::Portable, GhashImpl::Pclmul, GhashImpl::Vpclmul256, GhashImpl::Vpclmul512];
+    pub const ALL: [GhashImpl; 5] =
+        [GhashImpl::Portable, GhashImpl::Pclmul, GhashImpl::Vpclmul256, GhashImpl::Vpclmul512, GhashImpl::Pmull];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -62,17 +75,28 @@ impl GhashImpl {
             GhashImpl::Pclmul => "pclmul",
             GhashImpl::Vpclmul256 => "vpclmul256",
             GhashImpl::Vpclmul512 => "vpclmul512",
+            GhashImpl::Pmull => "pmull",
+        }
+    }
+
+    /// The CPU features it needs.
+    pub fn requires(self) -> &'static str {
+        match self {
+            GhashImpl::Portable => "",
+            GhashImpl::Pclmul => "pclmulqdq, ssse3",
+            GhashImpl::Vpclmul256 => "vpclmulqdq, avx2",
+            GhashImpl::Vpclmul512 => "vpclmulqdq, avx512f, avx512bw",
+            GhashImpl::Pmull => "aarch64 pmull",
         }
     }
 
     /// Whether this CPU can run it.
     pub fn available(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
         {
-            // A CPU runs every width up to the widest it has.
-            self.width().is_none_or(|need| clmul::Width::detect().is_some_and(|w| w.lanes() >= need.lanes()))
+            self == GhashImpl::Portable || carryless::available(self)
         }
-        #[cfg(not(target_arch = "x86_64"))]
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
         {
             self == GhashImpl::Portable
         }
@@ -80,17 +104,10 @@ impl GhashImpl {
 
     /// The fastest this CPU has.
     pub fn fastest() -> GhashImpl {
-        Self::ALL.into_iter().rev().find(|g| g.available()).unwrap_or(GhashImpl::Portable)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn width(self) -> Option<clmul::Width> {
-        match self {
-            GhashImpl::Portable => None,
-            GhashImpl::Pclmul => Some(clmul::Width::Xmm),
-            GhashImpl::Vpclmul256 => Some(clmul::Width::Ymm),
-            GhashImpl::Vpclmul512 => Some(clmul::Width::Zmm),
-        }
+        [GhashImpl::Pmull, GhashImpl::Vpclmul512, GhashImpl::Vpclmul256, GhashImpl::Pclmul]
+            .into_iter()
+            .find(|g| g.available())
+            .unwrap_or(GhashImpl::Portable)
     }
 }
 
@@ -141,18 +158,18 @@ impl GhashKey {
 
     /// `acc` absorbs `data`, zero-padded to whole blocks.
     fn update(&self, acc: &mut u128, data: &[u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(width) = self.imp.width() {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        if self.imp != GhashImpl::Portable {
             let (blocks, tail) = data.as_chunks::<16>();
             let mut a = acc.to_le_bytes();
             // SAFETY: a `GhashKey` with a carry-less implementation is built only after
             // `available()` confirmed the CPU has it (`Gcm::with_options`).
-            unsafe { clmul::update(width, &self.powers, &mut a, blocks) };
+            unsafe { carryless::update(self.imp, &self.powers, &mut a, blocks) };
             if !tail.is_empty() {
                 let mut last: Block = [0; 16];
                 last[..tail.len()].copy_from_slice(tail);
                 // SAFETY: as above.
-                unsafe { clmul::update(width, &self.powers, &mut a, &[last]) };
+                unsafe { carryless::update(self.imp, &self.powers, &mut a, &[last]) };
             }
             *acc = u128::from_le_bytes(a);
             return;
@@ -189,7 +206,7 @@ impl Gcm {
             return Err(Error::InvalidTagLength(tag_len));
         }
         if !ghash.available() {
-            return Err(Error::BackendUnavailable { backend: ghash.name(), requires: "pclmulqdq (vpclmulqdq and AVX2 or AVX-512 for the wide ones)" });
+            return Err(Error::BackendUnavailable { backend: ghash.name(), requires: ghash.requires() });
         }
         let mut ctr = DynCtr::new(key, &[0; 16], backend, level, true)?;
         // H = E_K(0^128): the keystream of the all-zero counter block.

@@ -34,11 +34,14 @@ impl GhashStitch<'_> {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) use x86::StitchVec;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub(crate) use with_instructions::StitchVec;
 
-#[cfg(target_arch = "x86_64")]
-mod x86 {
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod with_instructions {
+    #[cfg(target_arch = "aarch64")]
+    use core::arch::aarch64::*;
+    #[cfg(target_arch = "x86_64")]
     use core::arch::x86_64::*;
 
     use super::GhashStitch;
@@ -56,7 +59,7 @@ mod x86 {
         /// Every power the key has, for the catch-up.
         powers: *const Block,
         powers_len: usize,
-        acc: __m128i,
+        acc: C::Lane,
         /// The first block not yet hashed, and the end of the data.
         next: *const Block,
         end: *const Block,
@@ -76,9 +79,9 @@ mod x86 {
                 }
                 let powers = core::slice::from_raw_parts(self.powers, self.powers_len);
                 let mut acc = [0u8; 16];
-                _mm_storeu_si128(acc.as_mut_ptr().cast(), self.acc);
+                self.acc.store(&mut acc);
                 update_blocks::<C>(powers, &mut acc, core::slice::from_raw_parts(self.next, n));
-                self.acc = _mm_loadu_si128(acc.as_ptr().cast());
+                self.acc = C::Lane::load(&acc);
                 self.next = end;
             }
         }
@@ -132,7 +135,7 @@ mod x86 {
                 group_powers: powers.as_ptr().add(powers.len() - GROUP * C::LANES),
                 powers: powers.as_ptr(),
                 powers_len: powers.len(),
-                acc: _mm_loadu_si128(g.acc.to_le_bytes().as_ptr().cast()),
+                acc: C::Lane::load(&g.acc.to_le_bytes()),
                 next: p,
                 end: p.add(n),
                 decrypt: g.decrypt,
@@ -144,7 +147,7 @@ mod x86 {
             }
             hook.catch_up(p.add(n));
             let mut acc = [0u8; 16];
-            _mm_storeu_si128(acc.as_mut_ptr().cast(), hook.acc);
+            hook.acc.store(&mut acc);
             g.acc = u128::from_le_bytes(acc);
         }
     }
@@ -202,7 +205,13 @@ mod x86 {
         };
     }
 
+    #[cfg(target_arch = "x86_64")]
     stitch_vec!(__m128i, GhashImpl::Pclmul, "aes,ssse3,pclmulqdq", stitched_xmm);
+    #[cfg(target_arch = "x86_64")]
     stitch_vec!(__m256i, GhashImpl::Vpclmul256, "aes,vaes,avx2,ssse3,pclmulqdq,vpclmulqdq", stitched_ymm);
+    #[cfg(target_arch = "x86_64")]
     stitch_vec!(__m512i, GhashImpl::Vpclmul512, "aes,vaes,avx512f,avx512bw,ssse3,pclmulqdq,vpclmulqdq", stitched_zmm);
+    // PMULL belongs to the AES extension in Rust's feature names.
+    #[cfg(target_arch = "aarch64")]
+    stitch_vec!(uint8x16_t, GhashImpl::Pmull, "aes,neon", stitched_neon);
 }

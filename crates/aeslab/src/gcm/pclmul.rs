@@ -1,0 +1,174 @@
+//! GHASH's carry-less multiply on x86-64: PCLMULQDQ on xmm, VPCLMULQDQ on ymm and zmm — the
+//! [`ClmulVec`] registers for the one body in `clmul.rs`, and its entry points.
+
+#![cfg(target_arch = "x86_64")]
+
+use core::arch::x86_64::*;
+
+use super::GhashImpl;
+use super::clmul::{ClmulVec, update_blocks};
+use crate::Block;
+
+macro_rules! clmul_vec {
+    ($ty:ty, $lanes:expr, $zero:ident, $load:ident, $store:ident, $xor:ident, $shuffle:ident, $set_mask:expr,
+     $clmul:ident, $shuffle32:ident, $set1_64:ident,
+     fold: |$f:ident| $fold:expr, lane0: |$x:ident| $lane0:expr) => {
+        // SAFETY (all methods): see the trait; every intrinsic used is in the features the
+        // entry points below (and the stitched ones in `stitch.rs`) enable.
+        impl ClmulVec for $ty {
+            const LANES: usize = $lanes;
+            type Lane = __m128i;
+            #[inline(always)]
+            unsafe fn zero() -> Self {
+                unsafe { $zero() }
+            }
+            #[inline(always)]
+            unsafe fn load(src: *const Block) -> Self {
+                unsafe { $load(src.cast()) }
+            }
+            #[inline(always)]
+            unsafe fn store(self, dst: *mut Block) {
+                unsafe { $store(dst.cast(), self) }
+            }
+            #[inline(always)]
+            unsafe fn xor(self, o: Self) -> Self {
+                unsafe { $xor(self, o) }
+            }
+            #[inline(always)]
+            unsafe fn byte_reverse(self) -> Self {
+                unsafe { $shuffle(self, $set_mask) }
+            }
+            #[inline(always)]
+            unsafe fn clmul_ll(self, o: Self) -> Self {
+                unsafe { $clmul::<0x00>(self, o) }
+            }
+            #[inline(always)]
+            unsafe fn clmul_hh(self, o: Self) -> Self {
+                unsafe { $clmul::<0x11>(self, o) }
+            }
+            #[inline(always)]
+            unsafe fn clmul_lh(self, o: Self) -> Self {
+                unsafe { $clmul::<0x10>(self, o) }
+            }
+            #[inline(always)]
+            unsafe fn clmul_hl(self, o: Self) -> Self {
+                unsafe { $clmul::<0x01>(self, o) }
+            }
+            #[inline(always)]
+            unsafe fn swap_qwords(self) -> Self {
+                unsafe { $shuffle32::<0x4e>(self) }
+            }
+            #[inline(always)]
+            unsafe fn poly() -> Self {
+                unsafe { $set1_64(0xc2 << 56) }
+            }
+            #[inline(always)]
+            #[allow(unused_unsafe)]
+            unsafe fn fold_lanes(self) -> __m128i {
+                let $f = self;
+                unsafe { $fold }
+            }
+            #[inline(always)]
+            #[allow(unused_unsafe)]
+            unsafe fn from_lane0($x: __m128i) -> Self {
+                unsafe { $lane0 }
+            }
+        }
+    };
+}
+
+clmul_vec!(__m128i, 1, _mm_setzero_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm_shuffle_epi8,
+    _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+    _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_set1_epi64x,
+    fold: |v| v, lane0: |x| x);
+
+clmul_vec!(__m256i, 2, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256, _mm256_shuffle_epi8,
+    _mm256_broadcastsi128_si256(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
+    _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_set1_epi64x,
+    fold: |v| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)),
+    lane0: |x| _mm256_zextsi128_si256(x));
+
+clmul_vec!(__m512i, 4, _mm512_setzero_si512, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512, _mm512_shuffle_epi8,
+    _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
+    _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_epi64,
+    fold: |v| _mm_xor_si128(
+        _mm_xor_si128(_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32::<1>(v)),
+        _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
+    ),
+    lane0: |x| _mm512_zextsi128_si512(x));
+
+/// The widest carry-less multiply this CPU has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Width {
+    Xmm,
+    Ymm,
+    Zmm,
+}
+
+impl Width {
+    fn detect() -> Option<Width> {
+        use crate::cpu::x86_has;
+        if !(x86_has!("pclmulqdq") && x86_has!("ssse3")) {
+            None
+        } else if x86_has!("vpclmulqdq") && x86_has!("avx512f") && x86_has!("avx512bw") {
+            Some(Width::Zmm)
+        } else if x86_has!("vpclmulqdq") && x86_has!("avx2") {
+            Some(Width::Ymm)
+        } else {
+            Some(Width::Xmm)
+        }
+    }
+
+    fn lanes(self) -> usize {
+        match self {
+            Width::Xmm => 1,
+            Width::Ymm => 2,
+            Width::Zmm => 4,
+        }
+    }
+}
+
+#[target_feature(enable = "pclmulqdq,ssse3")]
+unsafe fn update_xmm(powers: &[Block], acc: &mut Block, blocks: &[Block]) {
+    unsafe { update_blocks::<__m128i>(powers, acc, blocks) }
+}
+
+#[target_feature(enable = "pclmulqdq,ssse3,vpclmulqdq,avx2")]
+unsafe fn update_ymm(powers: &[Block], acc: &mut Block, blocks: &[Block]) {
+    unsafe { update_blocks::<__m256i>(powers, acc, blocks) }
+}
+
+#[target_feature(enable = "pclmulqdq,ssse3,vpclmulqdq,avx512f,avx512bw")]
+unsafe fn update_zmm(powers: &[Block], acc: &mut Block, blocks: &[Block]) {
+    unsafe { update_blocks::<__m512i>(powers, acc, blocks) }
+}
+
+/// The register width of a carry-less `imp`.
+fn width(imp: GhashImpl) -> Option<Width> {
+    match imp {
+        GhashImpl::Pclmul => Some(Width::Xmm),
+        GhashImpl::Vpclmul256 => Some(Width::Ymm),
+        GhashImpl::Vpclmul512 => Some(Width::Zmm),
+        GhashImpl::Portable | GhashImpl::Pmull => None,
+    }
+}
+
+/// Whether this CPU runs `imp` (every width up to the widest it has).
+pub(crate) fn available(imp: GhashImpl) -> bool {
+    width(imp).is_some_and(|need| Width::detect().is_some_and(|w| w.lanes() >= need.lanes()))
+}
+
+/// GHASH of whole `blocks` into `acc` with `imp`.
+///
+/// # Safety
+/// [`available`] returned true for `imp`.
+pub(crate) unsafe fn update(imp: GhashImpl, powers: &[Block], acc: &mut Block, blocks: &[Block]) {
+    unsafe {
+        match width(imp) {
+            Some(Width::Xmm) => update_xmm(powers, acc, blocks),
+            Some(Width::Ymm) => update_ymm(powers, acc, blocks),
+            Some(Width::Zmm) => update_zmm(powers, acc, blocks),
+            None => unreachable!("not an x86 carry-less GHASH"),
+        }
+    }
+}
