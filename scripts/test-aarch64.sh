@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # aarch64 on an x86-64 machine: cross-builds aeslab, runs `cargo test --workspace` for aarch64
 # under qemu-user (a cargo runner), then checks the aarch64 binary's `kat aez`, `kat ace` and
-# `ctr` output against the x86-64 binary's, and runs `aeslab instr` with a small count.
+# `ctr`, `aez seal` and `gcm seal` output against the x86-64 binary's, and runs `aeslab instr`
+# with a small count.
 # qemu's default CPU ("max") has the Crypto Extensions, so the `armv8` backend runs and is tested
 # at every FACE level; its timings mean nothing (the `instr` output says so).
 # Installs what it needs: the rustup target, Debian's cross gcc, qemu-user and arm64 libssl.
@@ -78,6 +79,10 @@ for level in none rd0 rd1 rd1p rd2 rd2p; do
 done
 same "ctr --backend ct64" ctr --key "${key:0:32}" --iv 000000000000000000000000fffffff0 --backend ct64
 same "aez seal" aez seal --key "$key" --nonce 00112233 --ad 99
+for level in none rd2p; do
+    same "gcm seal --face $level (armv8+pmull vs vaes512+vpclmul512)" gcm seal --key "$key" --nonce cafebabefacedbaddecaf888 --ad 99 --face "$level"
+done
+same "gcm seal, 16-byte nonce" gcm seal --key "${key:0:32}" --nonce 000102030405060708090a0b0c0d0e0f
 
 echo "== aeslab instr --count 2000 (emulated: the figures mean nothing)"
 # Captured first: `head` closing the pipe early must not turn into a broken-pipe failure.
