@@ -14,7 +14,7 @@ use clap::Args;
 
 use crate::CliResult;
 use crate::bench_ace::{self, BenchAceArgs};
-use crate::bench_gcm::{self, BenchGcmArgs};
+use crate::bench_gcm::{self, BenchGcmArgs, GcmBench};
 use crate::bench_aez::{self, AezBench, BenchAezArgs};
 use crate::bench_ctr::{self, BenchCtrArgs, CtrBench};
 use crate::cpu::CpuReport;
@@ -167,10 +167,11 @@ pub fn run(args: &ReportArgs) -> CliResult {
     let gcm = bench_gcm::measure(&gcm_args, &progress)?;
     md += "\n## AES-GCM on FACE-CTR (beyond the seeds)\n\n";
     md += &bench_gcm::markdown(&gcm);
+    md += "\n![AES-128-GCM by message size](gcm-aes128.svg)\n\n![AES-256-GCM by message size](gcm-aes256.svg)\n";
     records.extend(gcm.records.iter().map(to_json));
 
     progress.step("plots");
-    draw_plots(&args.out, &ins_records, pipe.as_ref().ok(), &ctr, &aez)?;
+    draw_plots(&args.out, &ins_records, pipe.as_ref().ok(), &ctr, &aez, &gcm)?;
     progress.finish();
 
     let json = serde_json::to_string_pretty(&serde_json::json!({ "records": records })).map_err(|e| e.to_string())?;
@@ -257,6 +258,7 @@ fn draw_plots(
     pipe: Option<&PipelineReport>,
     ctr: &CtrBench,
     aez: &AezBench,
+    gcm: &GcmBench,
 ) -> Result<(), String> {
     // AES-CTR by size, one plot per key size: each aeslab backend at its best FACE level
     // across sizes (rd2p where it exists), and every peer.
@@ -309,6 +311,16 @@ fn draw_plots(
     }
     let series: Vec<Series> = lines.into_iter().map(|(name, points)| Series { name, points }).collect();
     plots::by_size(&out.join("aez.svg"), "AEZ v5 encryption (tau 16, no AD)", "cycles/byte (log)", &series)?;
+
+    // AES-GCM by size, one plot per key size: aeslab with and without FACE, and every peer.
+    for bits in [128, 256] {
+        let mut lines: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        for r in gcm.records.iter().filter(|r| r.key_bits == bits) {
+            lines.entry(format!("{} {}", r.implementation, r.backend)).or_default().push((r.bytes as f64, r.cycles_per_byte));
+        }
+        let series: Vec<Series> = lines.into_iter().map(|(name, points)| Series { name, points }).collect();
+        plots::by_size(&out.join(format!("gcm-aes{bits}.svg")), &format!("AES-{bits}-GCM seal"), "cycles/byte (log)", &series)?;
+    }
 
     // Instructions: latency and reciprocal throughput side by side.
     let mut names = Vec::new();

@@ -101,6 +101,8 @@ fn report_writes_every_section_the_json_records_and_the_plots() {
         ("aez.svg", "AEZ v5 encryption"),
         ("instr.svg", "Instruction latency and throughput"),
         ("pipeline.svg", "Throughput vs blocks in flight"),
+        ("gcm-aes128.svg", "AES-128-GCM seal"),
+        ("gcm-aes256.svg", "AES-256-GCM seal"),
     ] {
         if file == "pipeline.svg" && !cfg!(target_arch = "x86_64") {
             // Seed 000's experiment runs on x86-64's xmm/ymm/zmm only.
