@@ -13,6 +13,7 @@
 
 use super::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::Block;
+use crate::aez::PairOffsets;
 
 /// A register of `LANES` AES blocks. All methods are `unsafe`: the caller must be compiled
 /// with (and running on a CPU with) the features the implementation needs.
@@ -86,19 +87,26 @@ unsafe fn aes4_regs<V: AesVec>(k: &[V; 4], s: &mut [V]) {
     }
 }
 
+/// The offsets of pairs `p .. p + LANES` (`p` a multiple of `LANES`, which divides 8, so all
+/// share one power of I): the power broadcast, XORed with their multiples of L.
+#[inline(always)]
+unsafe fn pair_offsets<V: AesVec>(offs: &PairOffsets, p: usize) -> V {
+    unsafe { V::broadcast(&offs.powers[p / 8]).xor(V::load(offs.l.as_ptr().add(p % 8))) }
+}
+
 /// AEZ-core pass 1 in registers over whole registers of pairs (see `aez/scheme.rs`):
 /// W = M ⊕ E^{1,i}(M'), X = M' ⊕ E^{0,0}(W); returns the pairs done and ⊕X.
-/// `keys` are AES4's (J, I, L, 0); `offs[i]` is pair i's offset; `j1` = J, `i0` = I.
+/// `keys` are AES4's (J, I, L, 0); `offs` gives pair i's offset; `j1` = J, `i0` = I.
 #[inline(always)]
 pub(crate) unsafe fn aez_pass1<V: AesVec>(
     keys: &[Block],
     pairs: &mut [[u8; 32]],
-    offs: &[Block],
+    offs: &PairOffsets,
     j1: &Block,
     i0: &Block,
 ) -> (usize, Block) {
     unsafe {
-        assert!(offs.len() >= pairs.len());
+        assert!(8 * offs.powers.len() >= pairs.len());
         let k = aes4_keys::<V>(keys);
         let (j1, i0) = (V::broadcast(j1), V::broadcast(i0));
         let lanes = V::LANES;
@@ -115,7 +123,7 @@ pub(crate) unsafe fn aez_pass1<V: AesVec>(
             for u in 0..units {
                 let base = p.add(2 * (first + u * lanes));
                 (m[u], mp[u]) = V::split_pairs(V::load(base), V::load(base.add(lanes)));
-                a[u] = mp[u].xor(V::load(offs.as_ptr().add(first + u * lanes))).xor(j1);
+                a[u] = mp[u].xor(pair_offsets::<V>(offs, first + u * lanes)).xor(j1);
             }
             aes4_regs(&k, a);
             for u in 0..units {
@@ -143,13 +151,13 @@ pub(crate) unsafe fn aez_pass1<V: AesVec>(
 pub(crate) unsafe fn aez_pass2<V: AesVec>(
     keys: &[Block],
     pairs: &mut [[u8; 32]],
-    offs: &[Block],
+    offs: &PairOffsets,
     s2: &Block,
     j1: &Block,
     i0: &Block,
 ) -> (usize, Block) {
     unsafe {
-        assert!(offs.len() >= pairs.len());
+        assert!(8 * offs.powers.len() >= pairs.len());
         let k = aes4_keys::<V>(keys);
         let (s2, j1, i0) = (V::broadcast(s2), V::broadcast(j1), V::broadcast(i0));
         let lanes = V::LANES;
@@ -167,7 +175,7 @@ pub(crate) unsafe fn aez_pass2<V: AesVec>(
             for u in 0..units {
                 let base = p.add(2 * (first + u * lanes));
                 (l[u], r[u]) = V::split_pairs(V::load(base), V::load(base.add(lanes)));
-                off[u] = V::load(offs.as_ptr().add(first + u * lanes));
+                off[u] = pair_offsets::<V>(offs, first + u * lanes);
                 e[u] = s2.xor(off[u]);
             }
             aes4_regs(&k, e);
@@ -437,14 +445,14 @@ macro_rules! aes_insn_backend {
 
             #[target_feature(enable = $features)]
             unsafe fn aez_pass1_impl(
-                keys: &[$crate::Block], pairs: &mut [[u8; 32]], offs: &[$crate::Block], j1: &$crate::Block, i0: &$crate::Block,
+                keys: &[$crate::Block], pairs: &mut [[u8; 32]], offs: &$crate::aez::PairOffsets, j1: &$crate::Block, i0: &$crate::Block,
             ) -> (usize, $crate::Block) {
                 unsafe { $crate::aes::hw::aez_pass1::<$vec>(keys, pairs, offs, j1, i0) }
             }
 
             #[target_feature(enable = $features)]
             unsafe fn aez_pass2_impl(
-                keys: &[$crate::Block], pairs: &mut [[u8; 32]], offs: &[$crate::Block], s2: &$crate::Block,
+                keys: &[$crate::Block], pairs: &mut [[u8; 32]], offs: &$crate::aez::PairOffsets, s2: &$crate::Block,
                 j1: &$crate::Block, i0: &$crate::Block,
             ) -> (usize, $crate::Block) {
                 unsafe { $crate::aes::hw::aez_pass2::<$vec>(keys, pairs, offs, s2, j1, i0) }
@@ -468,14 +476,14 @@ macro_rules! aes_insn_backend {
             }
 
             fn aez_pass1(
-                keys: &Self::Keys, pairs: &mut [[u8; 32]], offs: &[$crate::Block], j1: &$crate::Block, i0: &$crate::Block,
+                keys: &Self::Keys, pairs: &mut [[u8; 32]], offs: &$crate::aez::PairOffsets, j1: &$crate::Block, i0: &$crate::Block,
             ) -> (usize, $crate::Block) {
                 // SAFETY: as for `rounds_only`.
                 unsafe { Self::aez_pass1_impl(&keys.0, pairs, offs, j1, i0) }
             }
 
             fn aez_pass2(
-                keys: &Self::Keys, pairs: &mut [[u8; 32]], offs: &[$crate::Block], s2: &$crate::Block,
+                keys: &Self::Keys, pairs: &mut [[u8; 32]], offs: &$crate::aez::PairOffsets, s2: &$crate::Block,
                 j1: &$crate::Block, i0: &$crate::Block,
             ) -> (usize, $crate::Block) {
                 // SAFETY: as for `rounds_only`.

@@ -76,6 +76,8 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
 /// Full AES rounds (SubBytes, ShiftRows, MixColumns, AddRoundKey) with caller-given round
 /// keys and no initial whitening: AEZ's AES4 and AES10. Implemented by the constant-time
 /// backends; `Keys` exists only where the CPU has the backend's features.
+use crate::aez::PairOffsets;
+
 pub(crate) trait RoundsOnly: Backend {
     /// The round keys in the backend's form; wiped on drop.
     type Keys: Send + Sync + 'static;
@@ -86,7 +88,7 @@ pub(crate) trait RoundsOnly: Backend {
 
     /// AEZ-core's first pass over a prefix of `pairs` in registers, where the backend has such a
     /// kernel (`aes/hw.rs`); returns the pairs done and their XOR sum. The default does none.
-    fn aez_pass1(_keys: &Self::Keys, _pairs: &mut [[u8; 32]], _offs: &[Block], _j1: &Block, _i0: &Block) -> (usize, Block) {
+    fn aez_pass1(_keys: &Self::Keys, _pairs: &mut [[u8; 32]], _offs: &PairOffsets, _j1: &Block, _i0: &Block) -> (usize, Block) {
         (0, [0u8; 16])
     }
 
@@ -94,7 +96,7 @@ pub(crate) trait RoundsOnly: Backend {
     fn aez_pass2(
         _keys: &Self::Keys,
         _pairs: &mut [[u8; 32]],
-        _offs: &[Block],
+        _offs: &PairOffsets,
         _s2: &Block,
         _j1: &Block,
         _i0: &Block,

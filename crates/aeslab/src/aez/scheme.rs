@@ -216,11 +216,9 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let (j0, j1, j2) = (0u128, t.j, super::tweak::mul(2, t.j));
     let i0 = t.i_offset(0);
 
-    // The offsets 2^⌈i/8⌉·I ⊕ (i mod 8)·L of pairs i = 1..=pairs, shared by both passes, kept
-    // as u128s holding the offset's block bytes (so that wiping them is 16 bytes per store).
-    let mut offs_words = t.pair_offsets(pairs);
-    // SAFETY: a u128 is 16 bytes; viewing it as [u8; 16] lowers the alignment, never raises it.
-    let offs: &[Block] = unsafe { core::slice::from_raw_parts(offs_words.as_ptr().cast::<Block>(), offs_words.len()) };
+    // The offsets 2^⌈i/8⌉·I ⊕ (i mod 8)·L of pairs i = 1..=pairs, shared by both passes, as
+    // one power of I per eight pairs and the multiples of L.
+    let offs = t.pair_offsets(pairs);
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
 
     // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
@@ -230,12 +228,12 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let mut a = [[0u8; 16]; BATCH];
     let mut b = [[0u8; 16]; BATCH];
     // The backend's register kernel takes what it can; the loop below does the rest.
-    let (done, x_kernel) = t.rounds.core_pass1(pair_blocks, offs, &j1b, &i0b);
+    let (done, x_kernel) = t.rounds.core_pass1(pair_blocks, &offs, &j1b, &i0b);
     let mut xacc = V::load(&x_kernel);
-    for (group, offs) in pair_blocks[done..].chunks_mut(BATCH).zip(offs[done..].chunks(BATCH)) {
-        let k = group.len();
+    for (g, group) in pair_blocks[done..].chunks_mut(BATCH).enumerate() {
+        let (k, first) = (group.len(), done + g * BATCH);
         for p in 0..k {
-            V::load(&group[p][16..]).xor(V::load(&offs[p])).xor(j1v).store(&mut a[p]);
+            V::load(&group[p][16..]).xor(V::load(&offs.get(first + p))).xor(j1v).store(&mut a[p]);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
@@ -277,12 +275,12 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let mut s2b = [0u8; 16];
     s2.store(&mut s2b);
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
-    let (done, y_kernel) = t.rounds.core_pass2(pair_blocks, offs, &s2b, &j1b, &i0b);
+    let (done, y_kernel) = t.rounds.core_pass2(pair_blocks, &offs, &s2b, &j1b, &i0b);
     let mut yacc = V::load(&y_kernel);
-    for (group, offs) in pair_blocks[done..].chunks_mut(BATCH).zip(offs[done..].chunks(BATCH)) {
-        let k = group.len();
+    for (g, group) in pair_blocks[done..].chunks_mut(BATCH).enumerate() {
+        let (k, first) = (group.len(), done + g * BATCH);
         for p in 0..k {
-            s2.xor(V::load(&offs[p])).store(&mut a[p]);
+            s2.xor(V::load(&offs.get(first + p))).store(&mut a[p]);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
@@ -297,7 +295,7 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
         for p in 0..k {
             let out_l = V::load(&group[p]).xor(V::load(&b[p]));
             out_l.store(&mut group[p][..16]);
-            out_l.xor(j1v).xor(V::load(&offs[p])).store(&mut a[p]);
+            out_l.xor(j1v).xor(V::load(&offs.get(first + p))).store(&mut a[p]);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
@@ -341,7 +339,6 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     for row in a[..used].iter_mut().chain(&mut b[..used]) {
         row.zeroize();
     }
-    offs_words.zeroize();
     let mut frag_in = frag_in;
     frag_in.zeroize();
 }

@@ -47,9 +47,9 @@ pub(crate) trait AezRounds: Send + Sync {
     fn aes4(&self, blocks: &mut [Block]);
     fn aes10(&self, blocks: &mut [Block]);
     /// AEZ-core pass 1 on a prefix of the pairs, where the backend has a kernel for it.
-    fn core_pass1(&self, pairs: &mut [[u8; 32]], offs: &[Block], j1: &Block, i0: &Block) -> (usize, Block);
+    fn core_pass1(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, j1: &Block, i0: &Block) -> (usize, Block);
     /// AEZ-core pass 2 on a prefix of the pairs, likewise.
-    fn core_pass2(&self, pairs: &mut [[u8; 32]], offs: &[Block], s2: &Block, j1: &Block, i0: &Block) -> (usize, Block);
+    fn core_pass2(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, s2: &Block, j1: &Block, i0: &Block) -> (usize, Block);
 }
 
 struct Engine<B: RoundsOnly> {
@@ -64,10 +64,10 @@ impl<B: RoundsOnly> AezRounds for Engine<B> {
     fn aes10(&self, blocks: &mut [Block]) {
         B::rounds_only(&self.aes10, blocks);
     }
-    fn core_pass1(&self, pairs: &mut [[u8; 32]], offs: &[Block], j1: &Block, i0: &Block) -> (usize, Block) {
+    fn core_pass1(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, j1: &Block, i0: &Block) -> (usize, Block) {
         B::aez_pass1(&self.aes4, pairs, offs, j1, i0)
     }
-    fn core_pass2(&self, pairs: &mut [[u8; 32]], offs: &[Block], s2: &Block, j1: &Block, i0: &Block) -> (usize, Block) {
+    fn core_pass2(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, s2: &Block, j1: &Block, i0: &Block) -> (usize, Block) {
         B::aez_pass2(&self.aes4, pairs, offs, s2, j1, i0)
     }
 }
@@ -165,21 +165,42 @@ impl Tweakable {
 }
 
 impl Tweakable {
-    /// The offsets `2^⌈i/8⌉·I ⊕ (i mod 8)·L` of i = 1..=n, as u128s holding the offset block's
-    /// bytes in memory order. Pairs 8q+1 ..= 8q+8 share the power 2^(q+1)·I, so each group of
-    /// eight costs one doubling and eight XORs.
-    pub fn pair_offsets(&self, n: usize) -> Vec<u128> {
-        let lb: [u128; 8] = core::array::from_fn(|r| u128::from_ne_bytes(to_block(self.l_mult[r])));
-        let mut out = Vec::with_capacity(n.div_ceil(8) * 8);
+    /// The offsets `2^⌈i/8⌉·I ⊕ (i mod 8)·L` of pairs i = 1..=n, in parts (see [`PairOffsets`]):
+    /// one doubling per eight pairs.
+    pub fn pair_offsets(&self, n: usize) -> PairOffsets {
+        let l = core::array::from_fn(|k| to_block(self.l_mult[(k + 1) % 8]));
+        let mut powers = Vec::with_capacity(n.div_ceil(8));
         let mut power = self.i;
-        while out.len() < n {
+        for _ in 0..n.div_ceil(8) {
             power = dbl(power);
-            let p = u128::from_ne_bytes(to_block(power));
-            // i mod 8 runs 1, 2, …, 7, 0 within the group.
-            out.extend((1..=8).map(|r| p ^ lb[r % 8]));
+            powers.push(to_block(power));
         }
-        out.truncate(n);
-        out
+        PairOffsets { powers, l }
+    }
+}
+
+/// AEZ-core's pair offsets `2^⌈i/8⌉·I ⊕ (i mod 8)·L` in two parts: pair `p` (counted from 0,
+/// so i = p + 1) has `powers[p / 8] ⊕ l[p % 8]`. The kernels rebuild a register of offsets
+/// from one broadcast and one load; nothing per pair is stored. Wiped on drop.
+pub(crate) struct PairOffsets {
+    /// `2^(q+1)·I` for q = 0, 1, …, as blocks.
+    pub(crate) powers: Vec<Block>,
+    /// `((k + 1) mod 8)·L` for k = 0..8, as blocks.
+    pub(crate) l: [Block; 8],
+}
+
+impl PairOffsets {
+    /// The offset of pair `p` (from 0).
+    #[inline(always)]
+    pub(crate) fn get(&self, p: usize) -> Block {
+        (u128::from_ne_bytes(self.powers[p / 8]) ^ u128::from_ne_bytes(self.l[p % 8])).to_ne_bytes()
+    }
+}
+
+impl Drop for PairOffsets {
+    fn drop(&mut self) {
+        self.powers.zeroize();
+        self.l.zeroize();
     }
 }
 
@@ -233,9 +254,9 @@ mod tests {
         let t = Tweakable::new(&key, BackendKind::Ct64).unwrap();
         for n in [0usize, 1, 7, 8, 9, 17, 100] {
             let offs = t.pair_offsets(n);
-            assert_eq!(offs.len(), n);
-            for (k, o) in offs.iter().enumerate() {
-                assert_eq!(o.to_ne_bytes(), to_block(t.i_offset(k as u64 + 1)), "n {n} i {}", k + 1);
+            assert_eq!(offs.powers.len(), n.div_ceil(8));
+            for k in 0..n {
+                assert_eq!(offs.get(k), to_block(t.i_offset(k as u64 + 1)), "n {n} i {}", k + 1);
             }
         }
     }
