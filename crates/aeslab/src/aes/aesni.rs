@@ -15,7 +15,6 @@ use crate::{Block, Error};
 // only after detecting AES-NI and SSSE3 (SSE2 is part of x86-64).
 impl AesVec for __m128i {
     const LANES: usize = 1;
-    const AEZ_UNITS: usize = 4;
     #[inline(always)]
     unsafe fn zero() -> Self {
         unsafe { _mm_setzero_si128() }

@@ -24,7 +24,6 @@ use crate::{Block, Error};
 // only after detecting the Crypto Extensions' AES instructions (NEON is part of AArch64).
 impl AesVec for uint8x16_t {
     const LANES: usize = 1;
-    const AEZ_UNITS: usize = 4;
     #[inline(always)]
     unsafe fn zero() -> Self {
         unsafe { vdupq_n_u8(0) }

@@ -19,9 +19,6 @@ use crate::aez::PairOffsets;
 /// with (and running on a CPU with) the features the implementation needs.
 pub(crate) trait AesVec: Copy {
     const LANES: usize;
-    /// Registers of pairs the AEZ-core kernel keeps in flight. Pass 2 holds four arrays of them
-    /// plus 7 keys and constants: 4 fits AVX-512's 32 registers (8 spilled and measured slower).
-    const AEZ_UNITS: usize;
     unsafe fn zero() -> Self;
     /// Loads `LANES` consecutive blocks.
     unsafe fn load(src: *const Block) -> Self;
@@ -66,9 +63,6 @@ unsafe fn xor_lanes<V: AesVec>(v: V) -> Block {
     }
 }
 
-/// Upper bound of [`AesVec::AEZ_UNITS`] (sizes the kernel's arrays).
-const MAX_AEZ_UNITS: usize = 8;
-
 /// AES4's four round keys (J, I, L, 0), broadcast.
 #[inline(always)]
 unsafe fn aes4_keys<V: AesVec>(keys: &[Block]) -> [V; 4] {
@@ -87,16 +81,123 @@ unsafe fn aes4_regs<V: AesVec>(k: &[V; 4], s: &mut [V]) {
     }
 }
 
-/// The offsets of pairs `p .. p + LANES` (`p` a multiple of `LANES`, which divides 8, so all
-/// share one power of I): the power broadcast, XORed with their multiples of L.
+/// `s[u] = AES4(s[u]) ⊕ add[u]`. AES4's last round key is zero, so the XOR that follows it
+/// is that round's key: AESENC(x, 0) ⊕ y = AESENC(x, y) — one instruction fewer per register.
 #[inline(always)]
-unsafe fn pair_offsets<V: AesVec>(offs: &PairOffsets, p: usize) -> V {
-    unsafe { V::broadcast(&offs.powers[p / 8]).xor(V::load(offs.l.as_ptr().add(p % 8))) }
+unsafe fn aes4_then_xor<V: AesVec>(k: &[V; 4], s: &mut [V], add: &[V]) {
+    unsafe {
+        for key in &k[..3] {
+            for x in s.iter_mut() {
+                *x = x.enc(*key);
+            }
+        }
+        for (x, y) in s.iter_mut().zip(add) {
+            *x = x.enc(*y);
+        }
+    }
+}
+
+/// The multiples of L in the offsets of `LANES` consecutive pairs, with `j` XORed in: entry
+/// `t` serves pairs `8q + t·LANES ..` (`LANES` divides 8, so a register's pairs share one
+/// power of I). Built once per pass; the loop then needs one broadcast and one XOR per register
+/// for `offset ⊕ J`.
+#[inline(always)]
+unsafe fn l_multiples_with<V: AesVec>(offs: &PairOffsets, j: V) -> [V; 8] {
+    unsafe { core::array::from_fn(|t| if t * V::LANES < 8 { V::load(offs.l.as_ptr().add(t * V::LANES)).xor(j) } else { j }) }
+}
+
+/// `offset ⊕ J` of pairs `p .. p + LANES` (`p` a multiple of `LANES`).
+#[inline(always)]
+unsafe fn pair_offsets_j<V: AesVec>(offs: &PairOffsets, lj: &[V; 8], p: usize) -> V {
+    unsafe { V::broadcast(&offs.powers[p / 8]).xor(lj[(p % 8) / V::LANES]) }
+}
+
+/// Registers of pairs the AEZ-core kernels keep in flight. Pass 2 holds four arrays of them
+/// plus 7 keys and constants: 4 fits AVX-512's 32 registers (8 spilled and measured slower).
+const AEZ_UNITS: usize = 4;
+
+/// Pairs `first ..` as `U` registers of first halves and `U` of second halves.
+#[inline(always)]
+unsafe fn load_pairs<V: AesVec, const U: usize>(p: *mut Block, first: usize) -> ([V; U], [V; U]) {
+    unsafe {
+        let (mut a, mut b) = ([V::zero(); U], [V::zero(); U]);
+        for u in 0..U {
+            let base = p.add(2 * (first + u * V::LANES));
+            (a[u], b[u]) = V::split_pairs(V::load(base), V::load(base.add(V::LANES)));
+        }
+        (a, b)
+    }
+}
+
+/// The inverse of [`load_pairs`].
+#[inline(always)]
+unsafe fn store_pairs<V: AesVec, const U: usize>(p: *mut Block, first: usize, a: &[V; U], b: &[V; U]) {
+    unsafe {
+        for u in 0..U {
+            let base = p.add(2 * (first + u * V::LANES));
+            let (lo, hi) = V::join_pairs(a[u], b[u]);
+            lo.store(base);
+            hi.store(base.add(V::LANES));
+        }
+    }
+}
+
+/// What both passes share: AES4's keys, `offset ⊕ J` by position, and I.
+struct PassConsts<'a, V> {
+    k: [V; 4],
+    lj: [V; 8],
+    i0: V,
+    offs: &'a PairOffsets,
+}
+
+/// One step of pass 1 on `U` registers of pairs from `first`; returns ⊕X.
+#[inline(always)]
+unsafe fn pass1_step<V: AesVec, const U: usize>(c: &PassConsts<V>, p: *mut Block, first: usize) -> V {
+    unsafe {
+        let (mut m, mp) = load_pairs::<V, U>(p, first);
+        let mut a: [V; U] = core::array::from_fn(|u| mp[u].xor(pair_offsets_j(c.offs, &c.lj, first + u * V::LANES)));
+        aes4_then_xor(&c.k, &mut a, &m);
+        for u in 0..U {
+            m[u] = a[u];
+            a[u] = m[u].xor(c.i0);
+        }
+        aes4_then_xor(&c.k, &mut a, &mp);
+        store_pairs(p, first, &m, &a);
+        a.iter().fold(V::zero(), |acc, x| acc.xor(*x))
+    }
+}
+
+/// One step of pass 2 on `U` registers of pairs from `first`; returns ⊕(W ⊕ E). `s2j` is
+/// S ⊕ 2J ⊕ J.
+#[inline(always)]
+unsafe fn pass2_step<V: AesVec, const U: usize>(c: &PassConsts<V>, s2j: V, p: *mut Block, first: usize) -> V {
+    unsafe {
+        let (mut l, mut r) = load_pairs::<V, U>(p, first);
+        let off: [V; U] = core::array::from_fn(|u| pair_offsets_j(c.offs, &c.lj, first + u * V::LANES));
+        let mut e: [V; U] = core::array::from_fn(|u| s2j.xor(off[u]));
+        aes4_regs(&c.k, &mut e);
+        let mut y = V::zero();
+        for u in 0..U {
+            l[u] = l[u].xor(e[u]);
+            r[u] = r[u].xor(e[u]);
+            y = y.xor(l[u]);
+            e[u] = r[u].xor(c.i0);
+        }
+        aes4_then_xor(&c.k, &mut e, &l);
+        for u in 0..U {
+            l[u] = e[u];
+            e[u] = l[u].xor(off[u]);
+        }
+        aes4_then_xor(&c.k, &mut e, &r);
+        store_pairs(p, first, &e, &l);
+        y
+    }
 }
 
 /// AEZ-core pass 1 in registers over whole registers of pairs (see `aez/scheme.rs`):
 /// W = M ⊕ E^{1,i}(M'), X = M' ⊕ E^{0,0}(W); returns the pairs done and ⊕X.
 /// `keys` are AES4's (J, I, L, 0); `offs` gives pair i's offset; `j1` = J, `i0` = I.
+/// `AEZ_UNITS` registers at a time, then one at a time; fewer than `LANES` pairs are left.
 #[inline(always)]
 pub(crate) unsafe fn aez_pass1<V: AesVec>(
     keys: &[Block],
@@ -107,40 +208,20 @@ pub(crate) unsafe fn aez_pass1<V: AesVec>(
 ) -> (usize, Block) {
     unsafe {
         assert!(8 * offs.powers.len() >= pairs.len());
-        let k = aes4_keys::<V>(keys);
-        let (j1, i0) = (V::broadcast(j1), V::broadcast(i0));
-        let lanes = V::LANES;
-        let units = V::AEZ_UNITS;
-        let steps = pairs.len() / (lanes * units);
-        let p = pairs.as_mut_ptr().cast::<Block>();
-        let mut xacc = V::zero();
-        for step in 0..steps {
-            let first = step * units * lanes;
-            let mut m = [V::zero(); MAX_AEZ_UNITS];
-            let mut mp = [V::zero(); MAX_AEZ_UNITS];
-            let mut a = [V::zero(); MAX_AEZ_UNITS];
-            let (m, mp, a) = (&mut m[..units], &mut mp[..units], &mut a[..units]);
-            for u in 0..units {
-                let base = p.add(2 * (first + u * lanes));
-                (m[u], mp[u]) = V::split_pairs(V::load(base), V::load(base.add(lanes)));
-                a[u] = mp[u].xor(pair_offsets::<V>(offs, first + u * lanes)).xor(j1);
-            }
-            aes4_regs(&k, a);
-            for u in 0..units {
-                m[u] = m[u].xor(a[u]);
-                a[u] = m[u].xor(i0);
-            }
-            aes4_regs(&k, a);
-            for u in 0..units {
-                let x = mp[u].xor(a[u]);
-                xacc = xacc.xor(x);
-                let (lo, hi) = V::join_pairs(m[u], x);
-                let base = p.add(2 * (first + u * lanes));
-                lo.store(base);
-                hi.store(base.add(lanes));
-            }
+        assert_eq!(keys[3], [0u8; 16], "AES4's last round key is zero");
+        let j1 = V::broadcast(j1);
+        let c = PassConsts { k: aes4_keys::<V>(keys), lj: l_multiples_with(offs, j1), i0: V::broadcast(i0), offs };
+        let (n, lanes, p) = (pairs.len(), V::LANES, pairs.as_mut_ptr().cast::<Block>());
+        let (mut first, mut xacc) = (0, V::zero());
+        while n - first >= AEZ_UNITS * lanes {
+            xacc = xacc.xor(pass1_step::<V, AEZ_UNITS>(&c, p, first));
+            first += AEZ_UNITS * lanes;
         }
-        (steps * units * lanes, xor_lanes(xacc))
+        while n - first >= lanes {
+            xacc = xacc.xor(pass1_step::<V, 1>(&c, p, first));
+            first += lanes;
+        }
+        (first, xor_lanes(xacc))
     }
 }
 
@@ -158,47 +239,22 @@ pub(crate) unsafe fn aez_pass2<V: AesVec>(
 ) -> (usize, Block) {
     unsafe {
         assert!(8 * offs.powers.len() >= pairs.len());
-        let k = aes4_keys::<V>(keys);
-        let (s2, j1, i0) = (V::broadcast(s2), V::broadcast(j1), V::broadcast(i0));
-        let lanes = V::LANES;
-        let units = V::AEZ_UNITS;
-        let steps = pairs.len() / (lanes * units);
-        let p = pairs.as_mut_ptr().cast::<Block>();
-        let mut yacc = V::zero();
-        for step in 0..steps {
-            let first = step * units * lanes;
-            let mut l = [V::zero(); MAX_AEZ_UNITS];
-            let mut r = [V::zero(); MAX_AEZ_UNITS];
-            let mut e = [V::zero(); MAX_AEZ_UNITS];
-            let mut off = [V::zero(); MAX_AEZ_UNITS];
-            let (l, r, e, off) = (&mut l[..units], &mut r[..units], &mut e[..units], &mut off[..units]);
-            for u in 0..units {
-                let base = p.add(2 * (first + u * lanes));
-                (l[u], r[u]) = V::split_pairs(V::load(base), V::load(base.add(lanes)));
-                off[u] = pair_offsets::<V>(offs, first + u * lanes);
-                e[u] = s2.xor(off[u]);
-            }
-            aes4_regs(&k, e);
-            for u in 0..units {
-                l[u] = l[u].xor(e[u]);
-                r[u] = r[u].xor(e[u]);
-                yacc = yacc.xor(l[u]);
-                e[u] = r[u].xor(i0);
-            }
-            aes4_regs(&k, e);
-            for u in 0..units {
-                l[u] = l[u].xor(e[u]);
-                e[u] = l[u].xor(j1).xor(off[u]);
-            }
-            aes4_regs(&k, e);
-            for u in 0..units {
-                let (lo, hi) = V::join_pairs(r[u].xor(e[u]), l[u]);
-                let base = p.add(2 * (first + u * lanes));
-                lo.store(base);
-                hi.store(base.add(lanes));
-            }
+        assert_eq!(keys[3], [0u8; 16], "AES4's last round key is zero");
+        let j1 = V::broadcast(j1);
+        let c = PassConsts { k: aes4_keys::<V>(keys), lj: l_multiples_with(offs, j1), i0: V::broadcast(i0), offs };
+        // E^{2,i}(S) takes S ⊕ 2J ⊕ offset = (S ⊕ 2J ⊕ J) ⊕ (offset ⊕ J).
+        let s2j = V::broadcast(s2).xor(j1);
+        let (n, lanes, p) = (pairs.len(), V::LANES, pairs.as_mut_ptr().cast::<Block>());
+        let (mut first, mut yacc) = (0, V::zero());
+        while n - first >= AEZ_UNITS * lanes {
+            yacc = yacc.xor(pass2_step::<V, AEZ_UNITS>(&c, s2j, p, first));
+            first += AEZ_UNITS * lanes;
         }
-        (steps * units * lanes, xor_lanes(yacc))
+        while n - first >= lanes {
+            yacc = yacc.xor(pass2_step::<V, 1>(&c, s2j, p, first));
+            first += lanes;
+        }
+        (first, xor_lanes(yacc))
     }
 }
 

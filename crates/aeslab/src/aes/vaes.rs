@@ -18,7 +18,6 @@ use crate::Block;
 // touch only the blocks their mask selects.
 impl AesVec for __m256i {
     const LANES: usize = 2;
-    const AEZ_UNITS: usize = 4;
     #[inline(always)]
     unsafe fn zero() -> Self {
         unsafe { _mm256_setzero_si256() }
@@ -98,7 +97,6 @@ impl AesVec for __m256i {
 // functions reached only after runtime detection of AES-NI, VAES and AVX-512F/BW.
 impl AesVec for __m512i {
     const LANES: usize = 4;
-    const AEZ_UNITS: usize = 4;
     #[inline(always)]
     unsafe fn zero() -> Self {
         unsafe { _mm512_setzero_si512() }
