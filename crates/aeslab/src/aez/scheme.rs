@@ -250,24 +250,39 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     }
     let mut x = [0u8; 16];
     xacc.store(&mut x);
-    let mut x = to_u128(&x);
-    // The fragment's contribution to X.
+    let x = to_u128(&x);
+    // The fragment's contribution to X, and E^{0,1+d}(M_y), in one batch.
     let frag_in: [u8; 32] = {
         let mut f = [0u8; 32];
         f[..frag].copy_from_slice(fragment);
         f
     };
-    if frag >= 16 {
-        x ^= t.e(0, 4, load(&frag_in));
-        x ^= t.e(0, 5, pad(&frag_in[16..frag]));
-    } else if frag > 0 {
-        x ^= t.e(0, 4, pad(&frag_in[..frag]));
-    }
-    // S from the final pair.
     let (mx, my) = (load(last), load(&last[16..]));
-    let sx = mx ^ x ^ delta ^ t.e(0, 1 + d, my);
+    let mut e4 = [0u128; 3];
+    let n4 = if frag >= 16 {
+        t.e_many(&[(0, 1 + d, my), (0, 4, load(&frag_in)), (0, 5, pad(&frag_in[16..frag]))], &mut e4);
+        3
+    } else if frag > 0 {
+        t.e_many(&[(0, 1 + d, my), (0, 4, pad(&frag_in[..frag]))], &mut e4[..2]);
+        2
+    } else {
+        e4[0] = t.e(0, 1 + d, my);
+        1
+    };
+    let x = e4[1..n4].iter().fold(x, |acc, e| acc ^ e);
+    // S from the final pair.
+    let sx = mx ^ x ^ delta ^ e4[0];
     let sy = my ^ t.e(-1, 1 + d, sx);
     let s = sx ^ sy;
+    // Everything that needs only S and S_y, in one batch before pass 2: E^{−1,2−d}(S_y) for
+    // the final pair and the fragment's E^{−1,4}(S), E^{−1,5}(S).
+    let mut e10 = [0u128; 3];
+    match frag {
+        0 => e10[0] = t.e(-1, 2 - d, sy),
+        1..=15 => t.e_many(&[(-1, 2 - d, sy), (-1, 4, s)], &mut e10[..2]),
+        _ => t.e_many(&[(-1, 2 - d, sy), (-1, 4, s), (-1, 5, s)], &mut e10),
+    }
+    let cx = sx ^ e10[0];
 
     // Pass 2: with E^{2,i}(S) removed from W_i and X_i, run the pair back through E^{0,0} and
     // E^{1,i} and swap the halves; Y = ⊕ of the W_i ⊕ E^{2,i}(S).
@@ -308,30 +323,34 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let mut y = [0u8; 16];
     yacc.store(&mut y);
     let mut y = to_u128(&y);
-    // The fragment: XOR with E^{−1,4}(S) (and E^{−1,5}(S)), and its contribution to Y.
+    // The fragment: XOR with E^{−1,4}(S) (and E^{−1,5}(S)); its contribution to Y and
+    // E^{0,2−d}(C_x) for the final pair in one batch.
+    let mut last4 = [0u128; 3];
     if frag >= 16 {
-        let cu = load(&frag_in) ^ t.e(-1, 4, s);
+        let cu = load(&frag_in) ^ e10[1];
         store(fragment, cu);
-        y ^= t.e(0, 4, cu);
-        let ks = to_block(t.e(-1, 5, s));
+        let ks = to_block(e10[2]);
         let mut cv = [0u8; 16];
         for (o, (m, k)) in cv.iter_mut().zip(frag_in[16..frag].iter().zip(ks)) {
             *o = m ^ k;
         }
         fragment[16..].copy_from_slice(&cv[..frag - 16]);
-        y ^= t.e(0, 5, pad(&cv[..frag - 16]));
+        t.e_many(&[(0, 2 - d, cx), (0, 4, cu), (0, 5, pad(&cv[..frag - 16]))], &mut last4);
+        y ^= last4[1] ^ last4[2];
     } else if frag > 0 {
-        let ks = to_block(t.e(-1, 4, s));
+        let ks = to_block(e10[1]);
         let mut cu = [0u8; 16];
         for (o, (m, k)) in cu.iter_mut().zip(frag_in[..frag].iter().zip(ks)) {
             *o = m ^ k;
         }
         fragment.copy_from_slice(&cu[..frag]);
-        y ^= t.e(0, 4, pad(&cu[..frag]));
+        t.e_many(&[(0, 2 - d, cx), (0, 4, pad(&cu[..frag]))], &mut last4[..2]);
+        y ^= last4[1];
+    } else {
+        last4[0] = t.e(0, 2 - d, cx);
     }
     // The final pair, swapped.
-    let cx = sx ^ t.e(-1, 2 - d, sy);
-    let cy = sy ^ t.e(0, 2 - d, cx) ^ delta ^ y;
+    let cy = sy ^ last4[0] ^ delta ^ y;
     store(last, cy);
     store(&mut last[16..], cx);
     // Wipe the scratch this message used (volatile writes are not free: skip untouched rows).

@@ -162,6 +162,28 @@ impl Tweakable {
         }
         to_u128(&b[0])
     }
+
+    /// `out[k] = E^{j,i}(x)` for up to four `(j, i, x)` of one kind — all AES4 (j ≥ 0) or all
+    /// AES10 (j = −1) — in one call to the backend, which runs them side by side.
+    pub fn e_many(&self, inputs: &[(i64, u64, u128)], out: &mut [u128]) {
+        assert!(inputs.len() <= 4 && out.len() == inputs.len(), "up to four blocks per batch");
+        let aes10 = inputs.first().is_some_and(|(j, _, _)| *j < 0);
+        debug_assert!(inputs.iter().all(|(j, _, _)| (*j < 0) == aes10), "one kind per batch");
+        let mut b = [[0u8; 16]; 4];
+        for (blk, (j, i, x)) in b.iter_mut().zip(inputs) {
+            *blk = to_block(x ^ self.offset(*j, *i));
+        }
+        let b_used = &mut b[..inputs.len()];
+        if aes10 {
+            self.rounds.aes10(b_used);
+        } else {
+            self.rounds.aes4(b_used);
+        }
+        for (o, blk) in out.iter_mut().zip(b_used.iter()) {
+            *o = to_u128(blk);
+        }
+        // `b` holds what is returned in `out`: wiping it would protect nothing more.
+    }
 }
 
 impl Tweakable {
