@@ -294,8 +294,8 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let mut yacc = V::load(&y_kernel);
     for (g, group) in pair_blocks[done..].chunks_mut(BATCH).enumerate() {
         let (k, first) = (group.len(), done + g * BATCH);
-        for p in 0..k {
-            s2.xor(V::load(&offs.get(first + p))).store(&mut a[p]);
+        for (p, ap) in a[..k].iter_mut().enumerate() {
+            s2.xor(V::load(&offs.get(first + p))).store(ap);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {

@@ -90,6 +90,7 @@ unsafe fn segment_constant<V: AesVec, const AFTER: usize>(k: &Keys<V>, base: u12
 /// The `n` blocks at `data` are one raw pointer rather than a slice so that `stitch` may read
 /// them through the same pointer between groups (GCM hashes the ciphertext there).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 unsafe fn face_run<V: AesVec, S: Stitch, const NR: usize, const AFTER: usize>(
     keys: &RoundKeys,
     t: &[Block],
@@ -147,6 +148,7 @@ unsafe fn face_run<V: AesVec, S: Stitch, const NR: usize, const AFTER: usize>(
 
 /// Picks the unrolled body for the key's rounds and the cached round.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn face_run_any<V: AesVec, S: Stitch>(
     keys: &RoundKeys,
     after: usize,

@@ -191,7 +191,7 @@ pub(crate) trait FaceBackend: Backend {
 /// The unstitched [`FaceBackend::xor_ghash`]: ciphertext is hashed before the keystream when
 /// opening and after it when sealing.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn xor_then_ghash<B: FaceBackend + ?Sized>(
+pub(crate) fn xor_then_ghash<B: FaceBackend>(
     backend: &B,
     level: FaceLevel,
     table: Option<&B::Table>,
