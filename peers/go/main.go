@@ -127,6 +127,16 @@ func parseSizes(s string) ([]int, error) {
 	return out, nil
 }
 
+// mustParseSizes is parseSizes, or exit 2 with the error.
+func mustParseSizes(s string) []int {
+	list, err := parseSizes(s)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	return list
+}
+
 func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: peers aez|aez-check|ctr|ctr-check|gcm|gcm-check [flags]")
@@ -149,11 +159,7 @@ func main() {
 	case "aez-check":
 		fmt.Println(hex.EncodeToString(aez.Encrypt(key, nonce, nil, 16, fill(*size, 3, 0), nil)))
 	case "aez":
-		list, err := parseSizes(*sizes)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
+		list := mustParseSizes(*sizes)
 		var out []record
 		for _, n := range list {
 			msg := fill(n, 3, 0)
@@ -176,11 +182,7 @@ func main() {
 			fmt.Println(hex.EncodeToString(buf))
 			return
 		}
-		list, err := parseSizes(*sizes)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
+		list := mustParseSizes(*sizes)
 		var out []ctrRecord
 		for _, n := range list {
 			buf := message(n)
@@ -203,11 +205,7 @@ func main() {
 			fmt.Println(hex.EncodeToString(aead.Seal(nil, gcmNonce, message(*size), gcmAD)))
 			return
 		}
-		list, err := parseSizes(*sizes)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
+		list := mustParseSizes(*sizes)
 		var out []ctrRecord
 		for _, n := range list {
 			buf := message(n)

@@ -166,24 +166,7 @@ fn go_gcm(args: &BenchGcmArgs, cal: &aeslab_measure::Calibration, bits: u32, key
         argv.push("-quick");
     }
     let out = crate::go_peers::run(&bin, &argv)?;
-    let values: Vec<serde_json::Value> = serde_json::from_str(&out).map_err(|e| format!("unreadable output: {e}"))?;
-    Ok(values
-        .iter()
-        .map(|v| {
-            let bytes = v["bytes"].as_u64().unwrap_or(0) as usize;
-            let ns = v["ns_per_op"].as_f64().unwrap_or(f64::NAN);
-            Throughput {
-                implementation: "go".into(),
-                backend: v["backend"].as_str().unwrap_or_default().to_string(),
-                face: "none".into(),
-                key_bits: bits,
-                bytes,
-                threads: 1,
-                cycles_per_byte: cal.nanos_to_cycles(ns) / bytes.max(1) as f64,
-                gbytes_per_s: bytes as f64 / ns,
-            }
-        })
-        .collect())
+    crate::go_peers::throughput(&out, bits, cal)
 }
 
 pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, String> {

@@ -4,6 +4,10 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use aeslab_measure::Calibration;
+
+use crate::records::Throughput;
+
 /// The Go module's directory, as it was when aeslab was built.
 fn module_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../peers/go")
@@ -48,4 +52,27 @@ pub fn run(bin: &PathBuf, args: &[&str]) -> Result<String, String> {
         return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
     }
     String::from_utf8(out.stdout).map_err(|e| e.to_string())
+}
+
+/// The peer's throughput output (a JSON list of `{"backend", "bytes", "ns_per_op", …}`) as
+/// `go` records for AES-`bits`, its wall-clock ns converted with this run's calibration.
+pub fn throughput(out: &str, bits: u32, cal: &Calibration) -> Result<Vec<Throughput>, String> {
+    let values: Vec<serde_json::Value> = serde_json::from_str(out).map_err(|e| format!("unreadable output: {e}"))?;
+    Ok(values
+        .iter()
+        .map(|v| {
+            let bytes = v["bytes"].as_u64().unwrap_or(0) as usize;
+            let ns = v["ns_per_op"].as_f64().unwrap_or(f64::NAN);
+            Throughput {
+                implementation: "go".into(),
+                backend: v["backend"].as_str().unwrap_or_default().to_string(),
+                face: "none".into(),
+                key_bits: bits,
+                bytes,
+                threads: 1,
+                cycles_per_byte: cal.nanos_to_cycles(ns) / bytes.max(1) as f64,
+                gbytes_per_s: bytes as f64 / ns,
+            }
+        })
+        .collect())
 }

@@ -600,7 +600,7 @@ macro_rules! aes_insn_backend {
                 let t = table.map_or(&[][..], |t| &t[..]);
                 // SAFETY: this backend exists, so the CPU has its AES features; the GHASH key
                 // is `StitchVec::GHASH`, built only after `available()` found its features.
-                unsafe { <$vec as $crate::gcm::stitch::StitchVec>::stitched(&self.enc, after, t, ctr, data, wrap32, g) }
+                unsafe { (<$vec as $crate::gcm::stitch::StitchVec>::STITCHED)(&self.enc, after, t, ctr, data, wrap32, g) }
             }
         }
 

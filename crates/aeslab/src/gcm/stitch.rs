@@ -152,23 +152,18 @@ mod with_instructions {
         }
     }
 
+    /// A stitched run: `run` compiled with an AES and a carry-less feature set.
+    pub(crate) type StitchedRun =
+        unsafe fn(&RoundKeys, Option<usize>, &[Block], u128, &mut [Block], bool, &mut GhashStitch);
+
     /// An AES register type with a stitched GCM loop: the GHASH of the same width, and the entry
     /// point compiled with both feature sets.
     pub(crate) trait StitchVec: AesVec {
         const GHASH: GhashImpl;
-
         /// # Safety
         /// The CPU has this type's AES features (a backend over it exists) and `g.key`'s GHASH
         /// is [`StitchVec::GHASH`] (built only after `available()` confirmed it).
-        unsafe fn stitched(
-            keys: &RoundKeys,
-            after: Option<usize>,
-            t: &[Block],
-            ctr: u128,
-            data: &mut [Block],
-            wrap32: bool,
-            g: &mut GhashStitch,
-        );
+        const STITCHED: StitchedRun;
     }
 
     macro_rules! stitch_vec {
@@ -190,17 +185,7 @@ mod with_instructions {
 
             impl StitchVec for $vec {
                 const GHASH: GhashImpl = $imp;
-                unsafe fn stitched(
-                    keys: &RoundKeys,
-                    after: Option<usize>,
-                    t: &[Block],
-                    ctr: u128,
-                    data: &mut [Block],
-                    wrap32: bool,
-                    g: &mut GhashStitch,
-                ) {
-                    unsafe { $entry(keys, after, t, ctr, data, wrap32, g) }
-                }
+                const STITCHED: StitchedRun = $entry;
             }
         };
     }
