@@ -229,6 +229,8 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let mut b = [[0u8; 16]; BATCH];
     // The backend's register kernel takes what it can; the loop below does the rest.
     let (done, x_kernel) = t.rounds.core_pass1(pair_blocks, &offs, &j1b, &i0b);
+    // The scratch rows the loops below write (the kernels keep their state in registers).
+    let used = (pairs - done).min(BATCH);
     let mut xacc = V::load(&x_kernel);
     for (g, group) in pair_blocks[done..].chunks_mut(BATCH).enumerate() {
         let (k, first) = (group.len(), done + g * BATCH);
@@ -354,7 +356,6 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     store(last, cy);
     store(&mut last[16..], cx);
     // Wipe the scratch this message used (volatile writes are not free: skip untouched rows).
-    let used = pairs.min(BATCH);
     for row in a[..used].iter_mut().chain(&mut b[..used]) {
         row.zeroize();
     }
