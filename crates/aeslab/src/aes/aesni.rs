@@ -12,7 +12,8 @@ use super::key_schedule::{self, RoundKeys};
 use crate::{Block, Error};
 
 // SAFETY (all methods): callers are `#[target_feature(enable = "aes,ssse3")]` functions reached
-// only after detecting AES-NI and SSSE3 (SSE2 is part of x86-64).
+// only after detecting AES-NI and SSSE3 (SSE2 is part of x86-64). The carry-less GHASH entry
+// points (`gcm/pclmul.rs`) call only the methods without AES instructions, with SSSE3 enabled.
 impl AesVec for __m128i {
     const LANES: usize = 1;
     #[inline(always)]

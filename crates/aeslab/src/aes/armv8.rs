@@ -21,7 +21,8 @@ use super::key_schedule::{self, RoundKeys};
 use crate::{Block, Error};
 
 // SAFETY (all methods): callers are `#[target_feature(enable = "aes,neon")]` functions reached
-// only after detecting the Crypto Extensions' AES instructions (NEON is part of AArch64).
+// only after detecting the Crypto Extensions' AES instructions (NEON is part of AArch64); the
+// PMULL GHASH (`gcm/pmull.rs`) enables the same features.
 impl AesVec for uint8x16_t {
     const LANES: usize = 1;
     #[inline(always)]

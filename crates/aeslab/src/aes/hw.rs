@@ -15,8 +15,9 @@ use super::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::Block;
 use crate::aez::PairOffsets;
 
-/// A register of `LANES` AES blocks. All methods are `unsafe`: the caller must be compiled
-/// with (and running on a CPU with) the features the implementation needs.
+/// A register of `LANES` AES blocks (GHASH's carry-less registers, `gcm/clmul.rs`, build on its
+/// block moves). All methods are `unsafe`: the caller must be compiled with (and running on a
+/// CPU with) the features the implementation needs.
 pub(crate) trait AesVec: Copy {
     const LANES: usize;
     unsafe fn zero() -> Self;

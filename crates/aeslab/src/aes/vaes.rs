@@ -15,7 +15,8 @@ use crate::Block;
 
 // SAFETY (all methods): callers are `#[target_feature(enable = "aes,vaes,avx2")]` functions
 // reached only after runtime detection of AES-NI, VAES and AVX2. The masked loads and stores
-// touch only the blocks their mask selects.
+// touch only the blocks their mask selects. The GHASH entry points (`gcm/pclmul.rs`) call only
+// the methods without AES instructions, with AVX2 enabled.
 impl AesVec for __m256i {
     const LANES: usize = 2;
     #[inline(always)]
@@ -94,7 +95,9 @@ impl AesVec for __m256i {
 }
 
 // SAFETY (all methods): callers are `#[target_feature(enable = "aes,vaes,avx512f,avx512bw")]`
-// functions reached only after runtime detection of AES-NI, VAES and AVX-512F/BW.
+// functions reached only after runtime detection of AES-NI, VAES and AVX-512F/BW. The GHASH
+// entry points (`gcm/pclmul.rs`) call only the methods without AES instructions, with
+// AVX-512F/BW enabled.
 impl AesVec for __m512i {
     const LANES: usize = 4;
     #[inline(always)]

@@ -20,23 +20,19 @@
 #![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 
 use crate::Block;
+use crate::aes::hw::AesVec;
 
 /// Registers per group.
 pub(crate) const GROUP: usize = 8;
 
-/// A register of `LANES` GHASH blocks (`pclmul.rs`: xmm, ymm, zmm; `pmull.rs`: NEON). All
-/// methods are `unsafe`: callers are compiled with the target features the implementation
-/// needs and run on a CPU that has them.
-pub(crate) trait ClmulVec: Copy {
-    const LANES: usize;
+/// A register of `LANES` GHASH blocks (`pclmul.rs`: xmm, ymm, zmm; `pmull.rs`: NEON): the
+/// same registers as the AES backends', whose [`AesVec`] block moves (`zero`, `load`, `store`,
+/// `xor`, and `byte_reverse`, which turns block bytes into the reversed-polynomial integer)
+/// it uses, plus the carry-less operations. All methods are `unsafe`: callers are compiled
+/// with the target features the implementation needs and run on a CPU that has them.
+pub(crate) trait ClmulVec: AesVec {
     /// The one-block register of the same instruction set (the accumulator's).
     type Lane: ClmulVec<Lane = Self::Lane>;
-    unsafe fn zero() -> Self;
-    unsafe fn load(src: *const Block) -> Self;
-    unsafe fn store(self, dst: *mut Block);
-    unsafe fn xor(self, o: Self) -> Self;
-    /// Byte-reverses every 128-bit lane (block bytes → the reversed-polynomial integer).
-    unsafe fn byte_reverse(self) -> Self;
     /// Carry-less products of 64-bit halves, per lane: low×low, high×high, low×high, high×low
     /// (`lh`: the low half of `self` times the high half of `o`).
     unsafe fn clmul_ll(self, o: Self) -> Self;

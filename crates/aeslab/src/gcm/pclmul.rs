@@ -10,34 +10,12 @@ use super::clmul::{ClmulVec, update_blocks};
 use crate::Block;
 
 macro_rules! clmul_vec {
-    ($ty:ty, $lanes:expr, $zero:ident, $load:ident, $store:ident, $xor:ident, $shuffle:ident, $set_mask:expr,
-     $clmul:ident, $shuffle32:ident, $set1_64:ident,
+    ($ty:ty, $clmul:ident, $shuffle32:ident, $set1_64:ident,
      fold: |$f:ident| $fold:expr, lane0: |$x:ident| $lane0:expr) => {
         // SAFETY (all methods): see the trait; every intrinsic used is in the features the
         // entry points below (and the stitched ones in `stitch.rs`) enable.
         impl ClmulVec for $ty {
-            const LANES: usize = $lanes;
             type Lane = __m128i;
-            #[inline(always)]
-            unsafe fn zero() -> Self {
-                unsafe { $zero() }
-            }
-            #[inline(always)]
-            unsafe fn load(src: *const Block) -> Self {
-                unsafe { $load(src.cast()) }
-            }
-            #[inline(always)]
-            unsafe fn store(self, dst: *mut Block) {
-                unsafe { $store(dst.cast(), self) }
-            }
-            #[inline(always)]
-            unsafe fn xor(self, o: Self) -> Self {
-                unsafe { $xor(self, o) }
-            }
-            #[inline(always)]
-            unsafe fn byte_reverse(self) -> Self {
-                unsafe { $shuffle(self, $set_mask) }
-            }
             #[inline(always)]
             unsafe fn clmul_ll(self, o: Self) -> Self {
                 unsafe { $clmul::<0x00>(self, o) }
@@ -77,20 +55,14 @@ macro_rules! clmul_vec {
     };
 }
 
-clmul_vec!(__m128i, 1, _mm_setzero_si128, _mm_loadu_si128, _mm_storeu_si128, _mm_xor_si128, _mm_shuffle_epi8,
-    _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-    _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_set1_epi64x,
+clmul_vec!(__m128i, _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_set1_epi64x,
     fold: |v| v, lane0: |x| x);
 
-clmul_vec!(__m256i, 2, _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_xor_si256, _mm256_shuffle_epi8,
-    _mm256_broadcastsi128_si256(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
-    _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_set1_epi64x,
+clmul_vec!(__m256i, _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_set1_epi64x,
     fold: |v| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)),
     lane0: |x| _mm256_zextsi128_si256(x));
 
-clmul_vec!(__m512i, 4, _mm512_setzero_si512, _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512, _mm512_shuffle_epi8,
-    _mm512_broadcast_i32x4(_mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
-    _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_epi64,
+clmul_vec!(__m512i, _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_epi64,
     fold: |v| _mm_xor_si128(
         _mm_xor_si128(_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32::<1>(v)),
         _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),

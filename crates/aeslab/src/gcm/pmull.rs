@@ -27,32 +27,7 @@ unsafe fn product(a: u64, b: u64) -> uint8x16_t {
 // is part of the AES extension in Rust's feature names) reached only after `available`
 // detected `pmull`.
 impl ClmulVec for uint8x16_t {
-    const LANES: usize = 1;
     type Lane = uint8x16_t;
-    #[inline(always)]
-    unsafe fn zero() -> Self {
-        unsafe { vdupq_n_u8(0) }
-    }
-    #[inline(always)]
-    unsafe fn load(src: *const Block) -> Self {
-        unsafe { vld1q_u8(src.cast()) }
-    }
-    #[inline(always)]
-    unsafe fn store(self, dst: *mut Block) {
-        unsafe { vst1q_u8(dst.cast(), self) }
-    }
-    #[inline(always)]
-    unsafe fn xor(self, o: Self) -> Self {
-        unsafe { veorq_u8(self, o) }
-    }
-    // Reverse within each qword, then swap the qwords: all sixteen bytes reversed.
-    #[inline(always)]
-    unsafe fn byte_reverse(self) -> Self {
-        unsafe {
-            let r = vrev64q_u8(self);
-            vextq_u8::<8>(r, r)
-        }
-    }
     #[inline(always)]
     unsafe fn clmul_ll(self, o: Self) -> Self {
         unsafe { product(vgetq_lane_u64::<0>(qwords(self)), vgetq_lane_u64::<0>(qwords(o))) }
