@@ -2,7 +2,6 @@
 
 use std::io::{Read, Write};
 
-use aeslab::aes::{BackendKind, default_backend};
 use aeslab::aez::Aez;
 use clap::{Args, Subcommand};
 
@@ -44,10 +43,7 @@ pub fn run(cmd: &AezCommand) -> CliResult {
     let key = parse_hex("key", &args.key)?;
     let nonce = parse_hex("nonce", &args.nonce)?;
     let ad: Vec<Vec<u8>> = args.ad.iter().map(|a| parse_hex("ad", a)).collect::<Result<_, _>>()?;
-    let kind = match &args.backend {
-        Some(n) => BackendKind::from_name(n).map_err(|e| e.to_string())?,
-        None => default_backend(),
-    };
+    let kind = crate::ctr::backend_or_default(args.backend.as_deref())?;
     let aez = Aez::with_backend(&key, kind).map_err(|e| e.to_string())?;
     let mut input = Vec::new();
     std::io::stdin().read_to_end(&mut input).map_err(|e| format!("reading stdin: {e}"))?;

@@ -2,7 +2,6 @@
 
 use std::io::{Read, Write};
 
-use aeslab::aes::{BackendKind, default_backend};
 use aeslab::ctr::FaceLevel;
 use aeslab::gcm::{Gcm, GhashImpl};
 use clap::{Args, Subcommand};
@@ -49,10 +48,7 @@ pub fn run(cmd: &GcmCommand) -> CliResult {
     let key = parse_hex("key", &args.key)?;
     let nonce = parse_hex("nonce", &args.nonce)?;
     let ad = parse_hex("ad", &args.ad)?;
-    let kind = match &args.backend {
-        Some(n) => BackendKind::from_name(n).map_err(|e| e.to_string())?,
-        None => default_backend(),
-    };
+    let kind = crate::ctr::backend_or_default(args.backend.as_deref())?;
     let level = FaceLevel::from_name(&args.face).map_err(|e| e.to_string())?;
     let mut gcm = Gcm::with_options(&key, kind, level, GhashImpl::fastest(), args.tag_len).map_err(|e| e.to_string())?;
     let mut input = Vec::new();

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use aeslab::ace::{AceAe128, AceBackend, AceHash256};
-use aeslab::aes::{BackendKind, default_backend};
+use aeslab::aes::BackendKind;
 use aeslab::aez::{Aez, extract};
 use clap::{Args, Subcommand};
 use digest::{FixedOutputReset, Update};
@@ -33,10 +33,7 @@ pub struct KatArgs {
 }
 
 fn backend(args: &KatArgs) -> Result<BackendKind, String> {
-    match &args.backend {
-        Some(n) => BackendKind::from_name(n).map_err(|e| e.to_string()),
-        None => Ok(default_backend()),
-    }
+    crate::ctr::backend_or_default(args.backend.as_deref())
 }
 
 pub fn run(cmd: &KatCommand) -> CliResult {
