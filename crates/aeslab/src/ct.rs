@@ -13,3 +13,22 @@ pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     let acc = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
     core::hint::black_box(acc) == 0
 }
+
+/// Overwrites `bytes` with zeros in a way the compiler may not remove.
+///
+/// `zeroize` writes byte arrays one volatile byte at a time: 128 stores for 8 blocks, which
+/// AEZ's per-message scratch would pay several times per call. Here a plain fill (vector
+/// stores) is followed by an empty `asm!` that receives the pointer and, not being marked
+/// `nomem`, may read that memory — so the stores are not dead and stay.
+#[inline(always)]
+pub(crate) fn wipe(bytes: &mut [u8]) {
+    bytes.fill(0);
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    // SAFETY: the template is empty; it only makes the compiler treat the zeroed memory as
+    // possibly read.
+    unsafe {
+        core::arch::asm!("/* {0} */", in(reg) bytes.as_ptr(), options(nostack, preserves_flags, readonly));
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    zeroize::Zeroize::zeroize(bytes);
+}

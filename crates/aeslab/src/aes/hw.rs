@@ -13,7 +13,7 @@
 
 use super::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::Block;
-use crate::aez::PairOffsets;
+use crate::aez::{CHUNK_PAIRS, ChunkPowers, PairOffsets};
 
 /// A register of `LANES` AES blocks (GHASH's carry-less registers, `gcm/clmul.rs`, build on its
 /// block moves). All methods are `unsafe`: the caller must be compiled with (and running on a
@@ -107,23 +107,24 @@ unsafe fn l_multiples_with<V: AesVec>(offs: &PairOffsets, j: V) -> [V; 8] {
     unsafe { core::array::from_fn(|t| if t * V::LANES < 8 { V::load(offs.l.as_ptr().add(t * V::LANES)).xor(j) } else { j }) }
 }
 
-/// `offset ⊕ J` of pairs `p .. p + LANES` (`p` a multiple of `LANES`).
+/// `offset ⊕ J` of pairs `p .. p + LANES` (`p` a multiple of `LANES`), from the powers of I of
+/// `p`'s chunk.
 #[inline(always)]
-unsafe fn pair_offsets_j<V: AesVec>(offs: &PairOffsets, lj: &[V; 8], p: usize) -> V {
-    unsafe { V::broadcast(&offs.powers[p / 8]).xor(lj[(p % 8) / V::LANES]) }
+unsafe fn pair_offsets_j<V: AesVec>(powers: &[Block; 8], lj: &[V; 8], p: usize) -> V {
+    unsafe { V::broadcast(&powers[(p % CHUNK_PAIRS) / 8]).xor(lj[(p % 8) / V::LANES]) }
 }
 
 /// Registers of pairs the AEZ-core kernels keep in flight. Pass 2 holds four arrays of them
 /// plus 7 keys and constants: 4 fits AVX-512's 32 registers (8 spilled and measured slower).
 const AEZ_UNITS: usize = 4;
 
-/// Pairs `first ..` as `U` registers of first halves and `U` of second halves.
+/// `U · LANES` pairs at `mem` as `U` registers of first halves and `U` of second halves.
 #[inline(always)]
-unsafe fn load_pairs<V: AesVec, const U: usize>(p: *mut Block, first: usize) -> ([V; U], [V; U]) {
+unsafe fn load_pairs<V: AesVec, const U: usize>(mem: *const Block) -> ([V; U], [V; U]) {
     unsafe {
         let (mut a, mut b) = ([V::zero(); U], [V::zero(); U]);
         for u in 0..U {
-            let base = p.add(2 * (first + u * V::LANES));
+            let base = mem.add(2 * u * V::LANES);
             (a[u], b[u]) = V::split_pairs(V::load(base), V::load(base.add(V::LANES)));
         }
         (a, b)
@@ -132,10 +133,10 @@ unsafe fn load_pairs<V: AesVec, const U: usize>(p: *mut Block, first: usize) -> 
 
 /// The inverse of [`load_pairs`].
 #[inline(always)]
-unsafe fn store_pairs<V: AesVec, const U: usize>(p: *mut Block, first: usize, a: &[V; U], b: &[V; U]) {
+unsafe fn store_pairs<V: AesVec, const U: usize>(mem: *mut Block, a: &[V; U], b: &[V; U]) {
     unsafe {
         for u in 0..U {
-            let base = p.add(2 * (first + u * V::LANES));
+            let base = mem.add(2 * u * V::LANES);
             let (lo, hi) = V::join_pairs(a[u], b[u]);
             lo.store(base);
             hi.store(base.add(V::LANES));
@@ -143,62 +144,134 @@ unsafe fn store_pairs<V: AesVec, const U: usize>(p: *mut Block, first: usize, a:
     }
 }
 
-/// What both passes share: AES4's keys, `offset ⊕ J` by position, and I.
-struct PassConsts<'a, V> {
+/// What both passes share: AES4's keys, the L part of `offset ⊕ J` by position, and I.
+struct PassConsts<V> {
     k: [V; 4],
     lj: [V; 8],
     i0: V,
-    offs: &'a PairOffsets,
 }
 
-/// One step of pass 1 on `U` registers of pairs from `first`; returns ⊕X.
-#[inline(always)]
-unsafe fn pass1_step<V: AesVec, const U: usize>(c: &PassConsts<V>, p: *mut Block, first: usize) -> V {
-    unsafe {
-        let (mut m, mp) = load_pairs::<V, U>(p, first);
-        let mut a: [V; U] = core::array::from_fn(|u| mp[u].xor(pair_offsets_j(c.offs, &c.lj, first + u * V::LANES)));
-        aes4_then_xor(&c.k, &mut a, &m);
-        for u in 0..U {
-            m[u] = a[u];
-            a[u] = m[u].xor(c.i0);
-        }
-        aes4_then_xor(&c.k, &mut a, &mp);
-        store_pairs(p, first, &m, &a);
-        a.iter().fold(V::zero(), |acc, x| acc.xor(*x))
+impl<V: AesVec> PassConsts<V> {
+    #[inline(always)]
+    unsafe fn new(keys: &[Block], offs: &PairOffsets, j1: &Block, i0: &Block) -> Self {
+        assert_eq!(keys[3], [0u8; 16], "AES4's last round key is zero");
+        unsafe { PassConsts { k: aes4_keys::<V>(keys), lj: l_multiples_with(offs, V::broadcast(j1)), i0: V::broadcast(i0) } }
     }
 }
 
-/// One step of pass 2 on `U` registers of pairs from `first`; returns ⊕(W ⊕ E). `s2j` is
-/// S ⊕ 2J ⊕ J.
+/// One pass of AEZ-core as steps over `U` registers of pairs; a step returns what the pass
+/// XORs up, lane by lane. (A trait, not a closure: a closure's body is not compiled with the
+/// caller's target features unless it is inlined.)
+trait PassStep<V: AesVec> {
+    /// Pairs `first .. first + U·LANES` (their offsets), held at `mem`.
+    unsafe fn step<const U: usize>(&self, powers: &[Block; 8], first: usize, mem: *mut Block) -> V;
+}
+
+/// Runs `step::<AEZ_UNITS>` and then `step::<1>` over the `n` pairs at `pairs`, a chunk of 64
+/// pairs at a time (the step sizes, 1 to 16 pairs, divide 64, so no step straddles two
+/// chunks), refilling the powers of I per chunk. The last `n mod LANES` pairs go through one
+/// step on a zero-padded copy, whose padding lanes are left out of the sum. Returns the XOR of
+/// what the steps return.
 #[inline(always)]
-unsafe fn pass2_step<V: AesVec, const U: usize>(c: &PassConsts<V>, s2j: V, p: *mut Block, first: usize) -> V {
+unsafe fn over_chunks<V: AesVec, S: PassStep<V>>(pairs: &mut [[u8; 32]], offs: &PairOffsets, pass: &S) -> Block {
     unsafe {
-        let (mut l, mut r) = load_pairs::<V, U>(p, first);
-        let off: [V; U] = core::array::from_fn(|u| pair_offsets_j(c.offs, &c.lj, first + u * V::LANES));
-        let mut e: [V; U] = core::array::from_fn(|u| s2j.xor(off[u]));
-        aes4_regs(&c.k, &mut e);
-        let mut y = V::zero();
-        for u in 0..U {
-            l[u] = l[u].xor(e[u]);
-            r[u] = r[u].xor(e[u]);
-            y = y.xor(l[u]);
-            e[u] = r[u].xor(c.i0);
+        let (n, base) = (pairs.len(), pairs.as_mut_ptr());
+        let mut chunk = ChunkPowers::new(offs);
+        let (mut acc, mut tail) = (V::zero(), 0u128);
+        for start in (0..n).step_by(CHUNK_PAIRS) {
+            chunk.fill_next();
+            let end = n.min(start + CHUNK_PAIRS);
+            let mut first = start;
+            while end - first >= AEZ_UNITS * V::LANES {
+                acc = acc.xor(pass.step::<AEZ_UNITS>(&chunk.powers, first, base.add(first).cast()));
+                first += AEZ_UNITS * V::LANES;
+            }
+            while end - first >= V::LANES {
+                acc = acc.xor(pass.step::<1>(&chunk.powers, first, base.add(first).cast()));
+                first += V::LANES;
+            }
+            if first < end {
+                let m = end - first;
+                let mut buf = [[0u8; 32]; 4];
+                core::ptr::copy_nonoverlapping(base.add(first), buf.as_mut_ptr(), m);
+                let lanes = pass.step::<1>(&chunk.powers, first, buf.as_mut_ptr().cast());
+                core::ptr::copy_nonoverlapping(buf.as_ptr(), base.add(first), m);
+                let mut sums = [[0u8; 16]; 4];
+                lanes.store(sums.as_mut_ptr());
+                for s in &sums[..m] {
+                    tail ^= u128::from_ne_bytes(*s);
+                }
+                crate::ct::wipe(buf.as_flattened_mut());
+                crate::ct::wipe(sums.as_flattened_mut());
+            }
         }
-        aes4_then_xor(&c.k, &mut e, &l);
-        for u in 0..U {
-            l[u] = e[u];
-            e[u] = l[u].xor(off[u]);
-        }
-        aes4_then_xor(&c.k, &mut e, &r);
-        store_pairs(p, first, &e, &l);
-        y
+        (u128::from_ne_bytes(xor_lanes(acc)) ^ tail).to_ne_bytes()
     }
 }
 
-/// AEZ-core pass 1 in registers over whole registers of pairs (see `aez/scheme.rs`):
-/// W = M ⊕ E^{1,i}(M'), X = M' ⊕ E^{0,0}(W); returns the pairs done and ⊕X.
-/// `keys` are AES4's (J, I, L, 0); `offs` gives pair i's offset; `j1` = J, `i0` = I.
-/// `AEZ_UNITS` registers at a time, then one at a time; fewer than `LANES` pairs are left.
+/// Pass 1.
+struct Pass1<V> {
+    c: PassConsts<V>,
+}
+
+impl<V: AesVec> PassStep<V> for Pass1<V> {
+    /// Returns ⊕X of `U` registers of pairs from `first`.
+    #[inline(always)]
+    unsafe fn step<const U: usize>(&self, pw: &[Block; 8], first: usize, mem: *mut Block) -> V {
+        unsafe {
+            let c = &self.c;
+            let (mut m, mp) = load_pairs::<V, U>(mem);
+            let mut a: [V; U] = core::array::from_fn(|u| mp[u].xor(pair_offsets_j(pw, &c.lj, first + u * V::LANES)));
+            aes4_then_xor(&c.k, &mut a, &m);
+            for u in 0..U {
+                m[u] = a[u];
+                a[u] = m[u].xor(c.i0);
+            }
+            aes4_then_xor(&c.k, &mut a, &mp);
+            store_pairs(mem, &m, &a);
+            a.iter().fold(V::zero(), |acc, x| acc.xor(*x))
+        }
+    }
+}
+
+/// Pass 2; `s2j` is S ⊕ 2J ⊕ J.
+struct Pass2<V> {
+    c: PassConsts<V>,
+    s2j: V,
+}
+
+impl<V: AesVec> PassStep<V> for Pass2<V> {
+    /// Returns ⊕(W ⊕ E) of `U` registers of pairs from `first`.
+    #[inline(always)]
+    unsafe fn step<const U: usize>(&self, pw: &[Block; 8], first: usize, mem: *mut Block) -> V {
+        unsafe {
+            let c = &self.c;
+            let (mut l, mut r) = load_pairs::<V, U>(mem);
+            let off: [V; U] = core::array::from_fn(|u| pair_offsets_j(pw, &c.lj, first + u * V::LANES));
+            let mut e: [V; U] = core::array::from_fn(|u| self.s2j.xor(off[u]));
+            aes4_regs(&c.k, &mut e);
+            let mut y = V::zero();
+            for u in 0..U {
+                l[u] = l[u].xor(e[u]);
+                r[u] = r[u].xor(e[u]);
+                y = y.xor(l[u]);
+                e[u] = r[u].xor(c.i0);
+            }
+            aes4_then_xor(&c.k, &mut e, &l);
+            for u in 0..U {
+                l[u] = e[u];
+                e[u] = l[u].xor(off[u]);
+            }
+            aes4_then_xor(&c.k, &mut e, &r);
+            store_pairs(mem, &e, &l);
+            y
+        }
+    }
+}
+
+/// AEZ-core pass 1 in registers over all the pairs (see `aez/scheme.rs`):
+/// W = M ⊕ E^{1,i}(M'), X = M' ⊕ E^{0,0}(W); returns the pairs done (all) and ⊕X.
+/// `keys` are AES4's (J, I, L, 0); `offs` gives the pair offsets; `j1` = J, `i0` = I.
 #[inline(always)]
 pub(crate) unsafe fn aez_pass1<V: AesVec>(
     keys: &[Block],
@@ -208,26 +281,12 @@ pub(crate) unsafe fn aez_pass1<V: AesVec>(
     i0: &Block,
 ) -> (usize, Block) {
     unsafe {
-        assert!(8 * offs.powers.len() >= pairs.len());
-        assert_eq!(keys[3], [0u8; 16], "AES4's last round key is zero");
-        let j1 = V::broadcast(j1);
-        let c = PassConsts { k: aes4_keys::<V>(keys), lj: l_multiples_with(offs, j1), i0: V::broadcast(i0), offs };
-        let (n, lanes, p) = (pairs.len(), V::LANES, pairs.as_mut_ptr().cast::<Block>());
-        let (mut first, mut xacc) = (0, V::zero());
-        while n - first >= AEZ_UNITS * lanes {
-            xacc = xacc.xor(pass1_step::<V, AEZ_UNITS>(&c, p, first));
-            first += AEZ_UNITS * lanes;
-        }
-        while n - first >= lanes {
-            xacc = xacc.xor(pass1_step::<V, 1>(&c, p, first));
-            first += lanes;
-        }
-        (first, xor_lanes(xacc))
+        (pairs.len(), over_chunks(pairs, offs, &Pass1 { c: PassConsts::<V>::new(keys, offs, j1, i0) }))
     }
 }
 
 /// AEZ-core pass 2 in registers: with E = E^{2,i}(S), L = W ⊕ E, R = X ⊕ E; L ⊕= E^{0,0}(R);
-/// R ⊕= E^{1,i}(L); the pair becomes (R, L). Returns the pairs done and ⊕(W ⊕ E).
+/// R ⊕= E^{1,i}(L); the pair becomes (R, L). Returns the pairs done (all) and ⊕(W ⊕ E).
 /// `s2` = S ⊕ 2·J.
 #[inline(always)]
 pub(crate) unsafe fn aez_pass2<V: AesVec>(
@@ -239,23 +298,9 @@ pub(crate) unsafe fn aez_pass2<V: AesVec>(
     i0: &Block,
 ) -> (usize, Block) {
     unsafe {
-        assert!(8 * offs.powers.len() >= pairs.len());
-        assert_eq!(keys[3], [0u8; 16], "AES4's last round key is zero");
-        let j1 = V::broadcast(j1);
-        let c = PassConsts { k: aes4_keys::<V>(keys), lj: l_multiples_with(offs, j1), i0: V::broadcast(i0), offs };
         // E^{2,i}(S) takes S ⊕ 2J ⊕ offset = (S ⊕ 2J ⊕ J) ⊕ (offset ⊕ J).
-        let s2j = V::broadcast(s2).xor(j1);
-        let (n, lanes, p) = (pairs.len(), V::LANES, pairs.as_mut_ptr().cast::<Block>());
-        let (mut first, mut yacc) = (0, V::zero());
-        while n - first >= AEZ_UNITS * lanes {
-            yacc = yacc.xor(pass2_step::<V, AEZ_UNITS>(&c, s2j, p, first));
-            first += AEZ_UNITS * lanes;
-        }
-        while n - first >= lanes {
-            yacc = yacc.xor(pass2_step::<V, 1>(&c, s2j, p, first));
-            first += lanes;
-        }
-        (first, xor_lanes(yacc))
+        let s2j = V::broadcast(s2).xor(V::broadcast(j1));
+        (pairs.len(), over_chunks(pairs, offs, &Pass2 { c: PassConsts::<V>::new(keys, offs, j1, i0), s2j }))
     }
 }
 
@@ -497,7 +542,15 @@ macro_rules! aes_insn_backend {
 
             #[target_feature(enable = $features)]
             unsafe fn rounds_only_impl(keys: &[$crate::Block], blocks: &mut [$crate::Block]) {
-                unsafe { $crate::aes::hw::rounds_only_any::<$vec>(keys, blocks) }
+                // A few blocks (AEZ's single E calls) go through one-block registers: no
+                // masked loads and stores, whose results do not forward to the next load.
+                unsafe {
+                    if blocks.len() <= 4 {
+                        $crate::aes::hw::rounds_only_any::<$one>(keys, blocks)
+                    } else {
+                        $crate::aes::hw::rounds_only_any::<$vec>(keys, blocks)
+                    }
+                }
             }
 
             #[target_feature(enable = $features)]

@@ -79,35 +79,55 @@ impl V {
     }
 }
 
-/// XOR of two blocks (byte order does not matter for XOR).
-#[inline(always)]
-fn xor(a: &Block, b: &Block) -> Block {
-    let mut out = [0u8; 16];
-    V::load(a).xor(V::load(b)).store(&mut out);
-    out
-}
-
-
 /// AEZ-hash(N, A_1..A_k) with tag length `tau_bits`: E^{3,1}([τ]_128) ⊕ the hash of the nonce
 /// (j = 4) and of each AD string (j = 5, 6, …), full blocks at i = 1, 2, … and a 10*-padded
 /// final (or empty) block at i = 0.
 pub(crate) fn hash(t: &Tweakable, nonce: &[u8], ad: &[&[u8]], tau_bits: u32) -> u128 {
-    let mut inputs: Vec<Block> = vec![to_block(u128::from(tau_bits) ^ t.offset(3, 1))];
+    // The AES4 inputs go to the backend in batches of up to 16 from a stack buffer.
+    let mut batch = HashBatch { t, buf: [[0u8; 16]; 16], len: 0, sum: V::load(&[0u8; 16]) };
+    batch.push(u128::from(tau_bits) ^ t.offset(3, 1));
     for (k, string) in core::iter::once(nonce).chain(ad.iter().copied()).enumerate() {
         let jj = super::tweak::mul(4 + k as u64, t.j);
         let full = string.len() / 16;
         for (n, off) in IOffsets::starting_at(t, 1).take(full).enumerate() {
-            inputs.push(to_block(load(&string[16 * n..]) ^ jj ^ off));
+            batch.push(load(&string[16 * n..]) ^ jj ^ off);
         }
         let rest = &string[16 * full..];
         if !rest.is_empty() || string.is_empty() {
-            inputs.push(to_block(pad(rest) ^ jj ^ t.i_offset(0)));
+            batch.push(pad(rest) ^ jj ^ t.i_offset(0));
         }
     }
-    t.rounds.aes4(&mut inputs);
-    let sum = inputs.iter().fold([0u8; 16], |acc, x| xor(&acc, x));
-    inputs.zeroize();
+    batch.flush();
+    let mut sum = [0u8; 16];
+    batch.sum.store(&mut sum);
+    crate::ct::wipe(batch.buf.as_flattened_mut());
     to_u128(&sum)
+}
+
+/// AEZ-hash's AES4 inputs, gathered and XOR-summed a batch at a time.
+struct HashBatch<'a> {
+    t: &'a Tweakable,
+    buf: [Block; 16],
+    len: usize,
+    sum: V,
+}
+
+impl HashBatch<'_> {
+    fn push(&mut self, x: u128) {
+        if self.len == self.buf.len() {
+            self.flush();
+        }
+        self.buf[self.len] = to_block(x);
+        self.len += 1;
+    }
+
+    fn flush(&mut self) {
+        self.t.rounds.aes4(&mut self.buf[..self.len]);
+        for b in &self.buf[..self.len] {
+            self.sum = self.sum.xor(V::load(b));
+        }
+        self.len = 0;
+    }
 }
 
 /// AEZ-prf(Δ, τ): E^{−1,3}(Δ ⊕ [0]), E^{−1,3}(Δ ⊕ [1]), … truncated to τ bytes.
@@ -200,9 +220,9 @@ fn tiny(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     if n < 16 && !decrypt {
         data[0] ^= msb_fix(data);
     }
-    l.zeroize();
-    r.zeroize();
-    out.zeroize();
+    for scratch in [&mut l[..], &mut r[..], &mut out[..]] {
+        crate::ct::wipe(scratch);
+    }
 }
 
 /// AEZ-core for messages of 32 bytes and more: pairs (M_i, M'_i), a fragment of 0–31 bytes,
@@ -216,9 +236,8 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let (j0, j1, j2) = (0u128, t.j, super::tweak::mul(2, t.j));
     let i0 = t.i_offset(0);
 
-    // The offsets 2^⌈i/8⌉·I ⊕ (i mod 8)·L of pairs i = 1..=pairs, shared by both passes, as
-    // one power of I per eight pairs and the multiples of L.
-    let offs = t.pair_offsets(pairs);
+    // What the kernels rebuild the offsets 2^⌈i/8⌉·I ⊕ (i mod 8)·L of the pairs from.
+    let offs = t.pair_offsets();
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
 
     // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
@@ -227,15 +246,21 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let (j1v, i0v) = (V::load(&j1b), V::load(&i0b));
     let mut a = [[0u8; 16]; BATCH];
     let mut b = [[0u8; 16]; BATCH];
+    // The offsets of one group of the loops below.
+    let mut o = [[0u8; 16]; BATCH];
     // The backend's register kernel takes what it can; the loop below does the rest.
     let (done, x_kernel) = t.rounds.core_pass1(pair_blocks, &offs, &j1b, &i0b);
     // The scratch rows the loops below write (the kernels keep their state in registers).
     let used = (pairs - done).min(BATCH);
     let mut xacc = V::load(&x_kernel);
-    for (g, group) in pair_blocks[done..].chunks_mut(BATCH).enumerate() {
-        let (k, first) = (group.len(), done + g * BATCH);
+    // (Built only when needed: it starts with one doubling per eight pairs done.)
+    let mut offsets = (done < pairs).then(|| IOffsets::starting_at(t, done as u64 + 1));
+    for group in pair_blocks[done..].chunks_mut(BATCH) {
+        let offsets = offsets.as_mut().unwrap();
+        let k = group.len();
         for p in 0..k {
-            V::load(&group[p][16..]).xor(V::load(&offs.get(first + p))).xor(j1v).store(&mut a[p]);
+            o[p] = to_block(offsets.next().unwrap());
+            V::load(&group[p][16..]).xor(V::load(&o[p])).xor(j1v).store(&mut a[p]);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
@@ -294,10 +319,13 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
     let (done, y_kernel) = t.rounds.core_pass2(pair_blocks, &offs, &s2b, &j1b, &i0b);
     let mut yacc = V::load(&y_kernel);
-    for (g, group) in pair_blocks[done..].chunks_mut(BATCH).enumerate() {
-        let (k, first) = (group.len(), done + g * BATCH);
-        for (p, ap) in a[..k].iter_mut().enumerate() {
-            s2.xor(V::load(&offs.get(first + p))).store(ap);
+    let mut offsets = (done < pairs).then(|| IOffsets::starting_at(t, done as u64 + 1));
+    for group in pair_blocks[done..].chunks_mut(BATCH) {
+        let offsets = offsets.as_mut().unwrap();
+        let k = group.len();
+        for p in 0..k {
+            o[p] = to_block(offsets.next().unwrap());
+            s2.xor(V::load(&o[p])).store(&mut a[p]);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
@@ -312,7 +340,7 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
         for p in 0..k {
             let out_l = V::load(&group[p]).xor(V::load(&b[p]));
             out_l.store(&mut group[p][..16]);
-            out_l.xor(j1v).xor(V::load(&offs.get(first + p))).store(&mut a[p]);
+            out_l.xor(j1v).xor(V::load(&o[p])).store(&mut a[p]);
         }
         t.rounds.aes4(&mut a[..k]);
         for p in 0..k {
@@ -355,10 +383,10 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let cy = sy ^ last4[0] ^ delta ^ y;
     store(last, cy);
     store(&mut last[16..], cx);
-    // Wipe the scratch this message used (volatile writes are not free: skip untouched rows).
-    for row in a[..used].iter_mut().chain(&mut b[..used]) {
-        row.zeroize();
+    // Wipe the scratch this message used (skip untouched rows).
+    for rows in [&mut a[..used], &mut b[..used], &mut o[..used]] {
+        crate::ct::wipe(rows.as_flattened_mut());
     }
     let mut frag_in = frag_in;
-    frag_in.zeroize();
+    crate::ct::wipe(&mut frag_in);
 }

@@ -187,42 +187,62 @@ impl Tweakable {
 }
 
 impl Tweakable {
-    /// The offsets `2^⌈i/8⌉·I ⊕ (i mod 8)·L` of pairs i = 1..=n, in parts (see [`PairOffsets`]):
-    /// one doubling per eight pairs.
-    pub fn pair_offsets(&self, n: usize) -> PairOffsets {
-        let l = core::array::from_fn(|k| to_block(self.l_mult[(k + 1) % 8]));
-        let mut powers = Vec::with_capacity(n.div_ceil(8));
-        let mut power = self.i;
-        for _ in 0..n.div_ceil(8) {
-            power = dbl(power);
-            powers.push(to_block(power));
-        }
-        PairOffsets { powers, l }
+    /// What the AEZ-core kernels need to rebuild the pair offsets (see [`PairOffsets`]).
+    pub fn pair_offsets(&self) -> PairOffsets {
+        PairOffsets { two_i: dbl(self.i), l: core::array::from_fn(|k| to_block(self.l_mult[(k + 1) % 8])) }
     }
 }
 
 /// AEZ-core's pair offsets `2^⌈i/8⌉·I ⊕ (i mod 8)·L` in two parts: pair `p` (counted from 0,
-/// so i = p + 1) has `powers[p / 8] ⊕ l[p % 8]`. The kernels rebuild a register of offsets
-/// from one broadcast and one load; nothing per pair is stored. Wiped on drop.
+/// so i = p + 1) has `2^(p/8 + 1)·I ⊕ l[p % 8]`. The kernels double the power of I once per
+/// eight pairs ([`ChunkPowers`]) and rebuild a register of offsets from one broadcast and one
+/// XOR: nothing per pair is stored. Wiped on drop.
 pub(crate) struct PairOffsets {
-    /// `2^(q+1)·I` for q = 0, 1, …, as blocks.
-    pub(crate) powers: Vec<Block>,
+    /// `2·I`, the power of pairs 0..8.
+    pub(crate) two_i: u128,
     /// `((k + 1) mod 8)·L` for k = 0..8, as blocks.
     pub(crate) l: [Block; 8],
 }
 
-impl PairOffsets {
-    /// The offset of pair `p` (from 0).
-    #[inline(always)]
-    pub(crate) fn get(&self, p: usize) -> Block {
-        (u128::from_ne_bytes(self.powers[p / 8]) ^ u128::from_ne_bytes(self.l[p % 8])).to_ne_bytes()
+impl Drop for PairOffsets {
+    fn drop(&mut self) {
+        self.two_i.zeroize();
+        self.l.zeroize();
     }
 }
 
-impl Drop for PairOffsets {
+/// Pairs one [`ChunkPowers`] fill covers: eight powers of I.
+pub(crate) const CHUNK_PAIRS: usize = 64;
+
+/// The powers of I of [`CHUNK_PAIRS`] consecutive pairs, as blocks: pair `p` of the chunk uses
+/// `powers[p / 8]`. A kernel refills it at every multiple of 64 pairs — eight doublings — so
+/// a message of any length needs 128 bytes of powers. Wiped on drop.
+pub(crate) struct ChunkPowers {
+    pub(crate) powers: [Block; 8],
+    next: u128,
+}
+
+impl ChunkPowers {
+    /// Before the first chunk (pair 0); call [`ChunkPowers::fill_next`] to fill it.
+    #[inline(always)]
+    pub(crate) fn new(offs: &PairOffsets) -> Self {
+        ChunkPowers { powers: [[0u8; 16]; 8], next: offs.two_i }
+    }
+
+    /// The powers of the next chunk's pairs.
+    #[inline(always)]
+    pub(crate) fn fill_next(&mut self) {
+        for b in &mut self.powers {
+            *b = to_block(self.next);
+            self.next = dbl(self.next);
+        }
+    }
+}
+
+impl Drop for ChunkPowers {
     fn drop(&mut self) {
-        self.powers.zeroize();
-        self.l.zeroize();
+        crate::ct::wipe(self.powers.as_flattened_mut());
+        self.next.zeroize();
     }
 }
 
@@ -271,15 +291,17 @@ mod tests {
     }
 
     #[test]
-    fn pair_offsets_match_direct_ones() {
+    fn chunk_powers_and_l_multiples_give_the_pair_offsets() {
         let key: [u8; 48] = core::array::from_fn(|k| (k * 13 + 1) as u8);
         let t = Tweakable::new(&key, BackendKind::Ct64).unwrap();
-        for n in [0usize, 1, 7, 8, 9, 17, 100] {
-            let offs = t.pair_offsets(n);
-            assert_eq!(offs.powers.len(), n.div_ceil(8));
-            for k in 0..n {
-                assert_eq!(offs.get(k), to_block(t.i_offset(k as u64 + 1)), "n {n} i {}", k + 1);
+        let offs = t.pair_offsets();
+        let mut chunk = ChunkPowers::new(&offs);
+        for p in 0..3 * CHUNK_PAIRS {
+            if p % CHUNK_PAIRS == 0 {
+                chunk.fill_next();
             }
+            let got = to_u128(&chunk.powers[(p % CHUNK_PAIRS) / 8]) ^ to_u128(&offs.l[p % 8]);
+            assert_eq!(got, t.i_offset(p as u64 + 1), "i {}", p + 1);
         }
     }
 
