@@ -243,38 +243,9 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
     // E^{1,i} adds J ⊕ off_i, E^{0,0} adds I.
     let (j1b, j2b, i0b) = (to_block(j1), to_block(j2), to_block(j0 ^ i0));
-    let (j1v, i0v) = (V::load(&j1b), V::load(&i0b));
-    let mut a = [[0u8; 16]; BATCH];
-    let mut b = [[0u8; 16]; BATCH];
-    // The offsets of one group of the loops below.
-    let mut o = [[0u8; 16]; BATCH];
-    // The backend's register kernel takes what it can; the loop below does the rest.
+    // The backend's register kernel takes what it can; a batched loop does the rest.
     let (done, x_kernel) = t.rounds.core_pass1(pair_blocks, &offs, &j1b, &i0b);
-    // The scratch rows the loops below write (the kernels keep their state in registers).
-    let used = (pairs - done).min(BATCH);
-    let mut xacc = V::load(&x_kernel);
-    // (Built only when needed: it starts with one doubling per eight pairs done.)
-    let mut offsets = (done < pairs).then(|| IOffsets::starting_at(t, done as u64 + 1));
-    for group in pair_blocks[done..].chunks_mut(BATCH) {
-        let offsets = offsets.as_mut().unwrap();
-        let k = group.len();
-        for p in 0..k {
-            o[p] = to_block(offsets.next().unwrap());
-            V::load(&group[p][16..]).xor(V::load(&o[p])).xor(j1v).store(&mut a[p]);
-        }
-        t.rounds.aes4(&mut a[..k]);
-        for p in 0..k {
-            let w = V::load(&group[p]).xor(V::load(&a[p]));
-            w.store(&mut group[p][..16]);
-            w.xor(i0v).store(&mut b[p]);
-        }
-        t.rounds.aes4(&mut b[..k]);
-        for p in 0..k {
-            let xi = V::load(&group[p][16..]).xor(V::load(&b[p]));
-            xi.store(&mut group[p][16..]);
-            xacc = xacc.xor(xi);
-        }
-    }
+    let xacc = V::load(&x_kernel).xor(pass1_batched(t, &mut pair_blocks[done..], done, &j1b, &i0b));
     let mut x = [0u8; 16];
     xacc.store(&mut x);
     let x = to_u128(&x);
@@ -318,38 +289,7 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     s2.store(&mut s2b);
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
     let (done, y_kernel) = t.rounds.core_pass2(pair_blocks, &offs, &s2b, &j1b, &i0b);
-    let mut yacc = V::load(&y_kernel);
-    let mut offsets = (done < pairs).then(|| IOffsets::starting_at(t, done as u64 + 1));
-    for group in pair_blocks[done..].chunks_mut(BATCH) {
-        let offsets = offsets.as_mut().unwrap();
-        let k = group.len();
-        for p in 0..k {
-            o[p] = to_block(offsets.next().unwrap());
-            s2.xor(V::load(&o[p])).store(&mut a[p]);
-        }
-        t.rounds.aes4(&mut a[..k]);
-        for p in 0..k {
-            let e = V::load(&a[p]);
-            let (out_l, out_r) = (V::load(&group[p]).xor(e), V::load(&group[p][16..]).xor(e));
-            yacc = yacc.xor(out_l);
-            out_r.store(&mut group[p][16..]);
-            out_r.xor(i0v).store(&mut b[p]);
-            out_l.store(&mut group[p][..16]);
-        }
-        t.rounds.aes4(&mut b[..k]);
-        for p in 0..k {
-            let out_l = V::load(&group[p]).xor(V::load(&b[p]));
-            out_l.store(&mut group[p][..16]);
-            out_l.xor(j1v).xor(V::load(&o[p])).store(&mut a[p]);
-        }
-        t.rounds.aes4(&mut a[..k]);
-        for p in 0..k {
-            // Swap the halves.
-            let l = V::load(&group[p]);
-            V::load(&group[p][16..]).xor(V::load(&a[p])).store(&mut group[p][..16]);
-            l.store(&mut group[p][16..]);
-        }
-    }
+    let yacc = V::load(&y_kernel).xor(pass2_batched(t, &mut pair_blocks[done..], done, &s2b, &j1b, &i0b));
     let mut y = [0u8; 16];
     yacc.store(&mut y);
     let mut y = to_u128(&y);
@@ -383,10 +323,90 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let cy = sy ^ last4[0] ^ delta ^ y;
     store(last, cy);
     store(&mut last[16..], cx);
-    // Wipe the scratch this message used (skip untouched rows).
+    let mut frag_in = frag_in;
+    crate::ct::wipe(&mut frag_in);
+}
+
+/// AEZ-core pass 1 over `pairs` (pair `done` onwards) with single-block E calls batched
+/// [`BATCH`] pairs at a time: for backends without a register kernel. Returns ⊕X.
+fn pass1_batched(t: &Tweakable, pairs: &mut [[u8; 32]], done: usize, j1: &Block, i0: &Block) -> V {
+    let (j1v, i0v) = (V::load(j1), V::load(i0));
+    let mut xacc = V::load(&[0u8; 16]);
+    if pairs.is_empty() {
+        return xacc;
+    }
+    let (mut a, mut b) = ([[0u8; 16]; BATCH], [[0u8; 16]; BATCH]);
+    let mut offsets = IOffsets::starting_at(t, done as u64 + 1);
+    for group in pairs.chunks_mut(BATCH) {
+        let k = group.len();
+        // E^{1,i} adds J ⊕ off_i, E^{0,0} adds I.
+        for (p, off) in (0..k).zip(&mut offsets) {
+            V::load(&group[p][16..]).xor(V::load(&to_block(off))).xor(j1v).store(&mut a[p]);
+        }
+        t.rounds.aes4(&mut a[..k]);
+        for p in 0..k {
+            let w = V::load(&group[p]).xor(V::load(&a[p]));
+            w.store(&mut group[p][..16]);
+            w.xor(i0v).store(&mut b[p]);
+        }
+        t.rounds.aes4(&mut b[..k]);
+        for p in 0..k {
+            let xi = V::load(&group[p][16..]).xor(V::load(&b[p]));
+            xi.store(&mut group[p][16..]);
+            xacc = xacc.xor(xi);
+        }
+    }
+    let used = pairs.len().min(BATCH);
+    for rows in [&mut a[..used], &mut b[..used]] {
+        crate::ct::wipe(rows.as_flattened_mut());
+    }
+    xacc
+}
+
+/// AEZ-core pass 2 over `pairs` (pair `done` onwards), batched like [`pass1_batched`];
+/// `s2` = S ⊕ 2J. Returns ⊕(W ⊕ E).
+fn pass2_batched(t: &Tweakable, pairs: &mut [[u8; 32]], done: usize, s2: &Block, j1: &Block, i0: &Block) -> V {
+    let (s2, j1v, i0v) = (V::load(s2), V::load(j1), V::load(i0));
+    let mut yacc = V::load(&[0u8; 16]);
+    if pairs.is_empty() {
+        return yacc;
+    }
+    let (mut a, mut b) = ([[0u8; 16]; BATCH], [[0u8; 16]; BATCH]);
+    // The offsets of one group (used twice).
+    let mut o = [[0u8; 16]; BATCH];
+    let mut offsets = IOffsets::starting_at(t, done as u64 + 1);
+    for group in pairs.chunks_mut(BATCH) {
+        let k = group.len();
+        for (p, off) in (0..k).zip(&mut offsets) {
+            o[p] = to_block(off);
+            s2.xor(V::load(&o[p])).store(&mut a[p]);
+        }
+        t.rounds.aes4(&mut a[..k]);
+        for p in 0..k {
+            let e = V::load(&a[p]);
+            let (out_l, out_r) = (V::load(&group[p]).xor(e), V::load(&group[p][16..]).xor(e));
+            yacc = yacc.xor(out_l);
+            out_r.store(&mut group[p][16..]);
+            out_r.xor(i0v).store(&mut b[p]);
+            out_l.store(&mut group[p][..16]);
+        }
+        t.rounds.aes4(&mut b[..k]);
+        for p in 0..k {
+            let out_l = V::load(&group[p]).xor(V::load(&b[p]));
+            out_l.store(&mut group[p][..16]);
+            out_l.xor(j1v).xor(V::load(&o[p])).store(&mut a[p]);
+        }
+        t.rounds.aes4(&mut a[..k]);
+        for p in 0..k {
+            // Swap the halves.
+            let l = V::load(&group[p]);
+            V::load(&group[p][16..]).xor(V::load(&a[p])).store(&mut group[p][..16]);
+            l.store(&mut group[p][16..]);
+        }
+    }
+    let used = pairs.len().min(BATCH);
     for rows in [&mut a[..used], &mut b[..used], &mut o[..used]] {
         crate::ct::wipe(rows.as_flattened_mut());
     }
-    let mut frag_in = frag_in;
-    crate::ct::wipe(&mut frag_in);
+    yacc
 }

@@ -207,7 +207,7 @@ pub(crate) struct PairOffsets {
 impl Drop for PairOffsets {
     fn drop(&mut self) {
         self.two_i.zeroize();
-        self.l.zeroize();
+        crate::ct::wipe(self.l.as_flattened_mut());
     }
 }
 
