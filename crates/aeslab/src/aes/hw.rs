@@ -107,11 +107,11 @@ unsafe fn l_multiples_with<V: AesVec>(offs: &PairOffsets, j: V) -> [V; 8] {
     unsafe { core::array::from_fn(|t| if t * V::LANES < 8 { V::load(offs.l.as_ptr().add(t * V::LANES)).xor(j) } else { j }) }
 }
 
-/// `offset ⊕ J` of pairs `p .. p + LANES` (`p` a multiple of `LANES`), from the powers of I of
-/// `p`'s chunk.
+/// `offset ⊕ J` of pairs `rel .. rel + LANES` of a chunk (`rel` a multiple of `LANES`), from
+/// the chunk's powers of I.
 #[inline(always)]
-unsafe fn pair_offsets_j<V: AesVec>(powers: &[Block; 8], lj: &[V; 8], p: usize) -> V {
-    unsafe { V::broadcast(&powers[(p % CHUNK_PAIRS) / 8]).xor(lj[(p % 8) / V::LANES]) }
+unsafe fn pair_offsets_j<V: AesVec>(powers: &[Block; 10], lj: &[V; 8], rel: usize) -> V {
+    unsafe { V::broadcast(&powers[rel / 8]).xor(lj[(rel % 8) / V::LANES]) }
 }
 
 /// Registers of pairs the AEZ-core kernels keep in flight. Pass 2 holds four arrays of them
@@ -159,42 +159,67 @@ impl<V: AesVec> PassConsts<V> {
     }
 }
 
-/// One pass of AEZ-core as steps over `U` registers of pairs; a step returns what the pass
-/// XORs up, lane by lane. (A trait, not a closure: a closure's body is not compiled with the
-/// caller's target features unless it is inlined.)
-trait PassStep<V: AesVec> {
-    /// Pairs `first .. first + U·LANES` (their offsets), held at `mem`.
-    unsafe fn step<const U: usize>(&self, powers: &[Block; 8], first: usize, mem: *mut Block) -> V;
+/// One pass of AEZ-core in steps of `U` registers of pairs. A step is split in two: `start`
+/// needs nothing from the step before (pass 1: loads and the first AES4; pass 2: E^{2,i}(S),
+/// which needs no data), `finish` does the rest. The loop starts step k + 1 before finishing
+/// step k, so the AES unit always sees two steps' independent chains next to each other in
+/// program order; left to the out-of-order window, one step's dependent rounds fill the
+/// scheduler and the next step's independent ones wait behind them. (A trait, not a closure:
+/// a closure's body is not compiled with the caller's target features unless it is inlined.)
+trait PassSteps<V: AesVec> {
+    /// What `start` hands to `finish`.
+    type Started<const U: usize>: Copy;
+    /// Pairs `rel ..` of the chunk whose powers of I are `pw`, held at `mem`.
+    unsafe fn start<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *const Block) -> Self::Started<U>;
+    /// Returns what the pass XORs up, lane by lane.
+    unsafe fn finish<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *mut Block, started: Self::Started<U>) -> V;
 }
 
-/// Runs `step::<AEZ_UNITS>` and then `step::<1>` over the `n` pairs at `pairs`, a chunk of 64
-/// pairs at a time (the step sizes, 1 to 16 pairs, divide 64, so no step straddles two
-/// chunks), refilling the powers of I per chunk. The last `n mod LANES` pairs go through one
-/// step on a zero-padded copy, whose padding lanes are left out of the sum. Returns the XOR of
-/// what the steps return.
+/// Runs a pass over the `n` pairs at `pairs`, a chunk of 64 pairs at a time (the step sizes,
+/// 1 to 16 pairs, divide 64, so no step straddles two chunks), refilling the powers of I per
+/// chunk; the chunk's powers reach 16 pairs into the next one, for the step started ahead.
+/// Steps of `AEZ_UNITS` registers are pipelined (see [`PassSteps`]); then single registers;
+/// the last `n mod LANES` pairs go through one step on a zero-padded copy, whose padding
+/// lanes are left out of the sum. Returns the XOR of what the steps return.
 #[inline(always)]
-unsafe fn over_chunks<V: AesVec, S: PassStep<V>>(pairs: &mut [[u8; 32]], offs: &PairOffsets, pass: &S) -> Block {
+unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &PairOffsets, pass: &P) -> Block {
     unsafe {
         let (n, base) = (pairs.len(), pairs.as_mut_ptr());
+        let mem = |first: usize| base.add(first).cast::<Block>();
+        let wide = AEZ_UNITS * V::LANES;
+        let wide_end = n - n % wide;
         let mut chunk = ChunkPowers::new(offs);
         let (mut acc, mut tail) = (V::zero(), 0u128);
+        let mut ahead = None;
         for start in (0..n).step_by(CHUNK_PAIRS) {
             chunk.fill_next();
+            let pw = &chunk.powers;
             let end = n.min(start + CHUNK_PAIRS);
             let mut first = start;
-            while end - first >= AEZ_UNITS * V::LANES {
-                acc = acc.xor(pass.step::<AEZ_UNITS>(&chunk.powers, first, base.add(first).cast()));
-                first += AEZ_UNITS * V::LANES;
+            while end - first >= wide {
+                let cur = match ahead.take() {
+                    Some(started) => started,
+                    None => pass.start::<AEZ_UNITS>(pw, first - start, mem(first)),
+                };
+                let next = first + wide;
+                if next < wide_end {
+                    ahead = Some(pass.start::<AEZ_UNITS>(pw, next - start, mem(next)));
+                }
+                acc = acc.xor(pass.finish::<AEZ_UNITS>(pw, first - start, mem(first), cur));
+                first = next;
             }
             while end - first >= V::LANES {
-                acc = acc.xor(pass.step::<1>(&chunk.powers, first, base.add(first).cast()));
+                let started = pass.start::<1>(pw, first - start, mem(first));
+                acc = acc.xor(pass.finish::<1>(pw, first - start, mem(first), started));
                 first += V::LANES;
             }
             if first < end {
                 let m = end - first;
                 let mut buf = [[0u8; 32]; 4];
                 core::ptr::copy_nonoverlapping(base.add(first), buf.as_mut_ptr(), m);
-                let lanes = pass.step::<1>(&chunk.powers, first, buf.as_mut_ptr().cast());
+                let bufp = buf.as_mut_ptr().cast::<Block>();
+                let started = pass.start::<1>(pw, first - start, bufp);
+                let lanes = pass.finish::<1>(pw, first - start, bufp, started);
                 core::ptr::copy_nonoverlapping(buf.as_ptr(), base.add(first), m);
                 let mut sums = [[0u8; 16]; 4];
                 lanes.store(sums.as_mut_ptr());
@@ -214,22 +239,30 @@ struct Pass1<V> {
     c: PassConsts<V>,
 }
 
-impl<V: AesVec> PassStep<V> for Pass1<V> {
-    /// Returns ⊕X of `U` registers of pairs from `first`.
+impl<V: AesVec> PassSteps<V> for Pass1<V> {
+    /// W and M'.
+    type Started<const U: usize> = ([V; U], [V; U]);
+
+    /// Loads the pairs; W = M ⊕ E^{1,i}(M').
     #[inline(always)]
-    unsafe fn step<const U: usize>(&self, pw: &[Block; 8], first: usize, mem: *mut Block) -> V {
+    unsafe fn start<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *const Block) -> ([V; U], [V; U]) {
         unsafe {
             let c = &self.c;
-            let (mut m, mp) = load_pairs::<V, U>(mem);
-            let mut a: [V; U] = core::array::from_fn(|u| mp[u].xor(pair_offsets_j(pw, &c.lj, first + u * V::LANES)));
-            aes4_then_xor(&c.k, &mut a, &m);
-            for u in 0..U {
-                m[u] = a[u];
-                a[u] = m[u].xor(c.i0);
-            }
-            aes4_then_xor(&c.k, &mut a, &mp);
-            store_pairs(mem, &m, &a);
-            a.iter().fold(V::zero(), |acc, x| acc.xor(*x))
+            let (m, mp) = load_pairs::<V, U>(mem);
+            let mut w: [V; U] = core::array::from_fn(|u| mp[u].xor(pair_offsets_j(pw, &c.lj, rel + u * V::LANES)));
+            aes4_then_xor(&c.k, &mut w, &m);
+            (w, mp)
+        }
+    }
+
+    /// X = M' ⊕ E^{0,0}(W); stores (W, X) and returns ⊕X.
+    #[inline(always)]
+    unsafe fn finish<const U: usize>(&self, _pw: &[Block; 10], _rel: usize, mem: *mut Block, (w, mp): ([V; U], [V; U])) -> V {
+        unsafe {
+            let mut x: [V; U] = core::array::from_fn(|u| w[u].xor(self.c.i0));
+            aes4_then_xor(&self.c.k, &mut x, &mp);
+            store_pairs(mem, &w, &x);
+            x.iter().fold(V::zero(), |acc, v| acc.xor(*v))
         }
     }
 }
@@ -240,30 +273,40 @@ struct Pass2<V> {
     s2j: V,
 }
 
-impl<V: AesVec> PassStep<V> for Pass2<V> {
-    /// Returns ⊕(W ⊕ E) of `U` registers of pairs from `first`.
+impl<V: AesVec> PassSteps<V> for Pass2<V> {
+    /// E = E^{2,i}(S).
+    type Started<const U: usize> = [V; U];
+
     #[inline(always)]
-    unsafe fn step<const U: usize>(&self, pw: &[Block; 8], first: usize, mem: *mut Block) -> V {
+    unsafe fn start<const U: usize>(&self, pw: &[Block; 10], rel: usize, _mem: *const Block) -> [V; U] {
+        unsafe {
+            let mut e: [V; U] = core::array::from_fn(|u| self.s2j.xor(pair_offsets_j(pw, &self.c.lj, rel + u * V::LANES)));
+            aes4_regs(&self.c.k, &mut e);
+            e
+        }
+    }
+
+    /// Returns ⊕(W ⊕ E).
+    #[inline(always)]
+    unsafe fn finish<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *mut Block, e: [V; U]) -> V {
         unsafe {
             let c = &self.c;
             let (mut l, mut r) = load_pairs::<V, U>(mem);
-            let off: [V; U] = core::array::from_fn(|u| pair_offsets_j(pw, &c.lj, first + u * V::LANES));
-            let mut e: [V; U] = core::array::from_fn(|u| self.s2j.xor(off[u]));
-            aes4_regs(&c.k, &mut e);
+            let mut t = [V::zero(); U];
             let mut y = V::zero();
             for u in 0..U {
                 l[u] = l[u].xor(e[u]);
                 r[u] = r[u].xor(e[u]);
                 y = y.xor(l[u]);
-                e[u] = r[u].xor(c.i0);
+                t[u] = r[u].xor(c.i0);
             }
-            aes4_then_xor(&c.k, &mut e, &l);
+            aes4_then_xor(&c.k, &mut t, &l);
             for u in 0..U {
-                l[u] = e[u];
-                e[u] = l[u].xor(off[u]);
+                l[u] = t[u];
+                t[u] = l[u].xor(pair_offsets_j(pw, &c.lj, rel + u * V::LANES));
             }
-            aes4_then_xor(&c.k, &mut e, &r);
-            store_pairs(mem, &e, &l);
+            aes4_then_xor(&c.k, &mut t, &r);
+            store_pairs(mem, &t, &l);
             y
         }
     }
@@ -281,7 +324,7 @@ pub(crate) unsafe fn aez_pass1<V: AesVec>(
     i0: &Block,
 ) -> (usize, Block) {
     unsafe {
-        (pairs.len(), over_chunks(pairs, offs, &Pass1 { c: PassConsts::<V>::new(keys, offs, j1, i0) }))
+        (pairs.len(), run_pass(pairs, offs, &Pass1 { c: PassConsts::<V>::new(keys, offs, j1, i0) }))
     }
 }
 
@@ -300,7 +343,7 @@ pub(crate) unsafe fn aez_pass2<V: AesVec>(
     unsafe {
         // E^{2,i}(S) takes S ⊕ 2J ⊕ offset = (S ⊕ 2J ⊕ J) ⊕ (offset ⊕ J).
         let s2j = V::broadcast(s2).xor(V::broadcast(j1));
-        (pairs.len(), over_chunks(pairs, offs, &Pass2 { c: PassConsts::<V>::new(keys, offs, j1, i0), s2j }))
+        (pairs.len(), run_pass(pairs, offs, &Pass2 { c: PassConsts::<V>::new(keys, offs, j1, i0), s2j }))
     }
 }
 

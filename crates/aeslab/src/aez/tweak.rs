@@ -214,11 +214,12 @@ impl Drop for PairOffsets {
 /// Pairs one [`ChunkPowers`] fill covers: eight powers of I.
 pub(crate) const CHUNK_PAIRS: usize = 64;
 
-/// The powers of I of [`CHUNK_PAIRS`] consecutive pairs, as blocks: pair `p` of the chunk uses
-/// `powers[p / 8]`. A kernel refills it at every multiple of 64 pairs — eight doublings — so
-/// a message of any length needs 128 bytes of powers. Wiped on drop.
+/// The powers of I of [`CHUNK_PAIRS`] consecutive pairs and of the 16 after them, as blocks:
+/// pair `p` of the chunk (`p < 80`) uses `powers[p / 8]`. A kernel refills it at every
+/// multiple of 64 pairs — ten doublings — so a message of any length needs 160 bytes of
+/// powers. Wiped on drop.
 pub(crate) struct ChunkPowers {
-    pub(crate) powers: [Block; 8],
+    pub(crate) powers: [Block; 10],
     next: u128,
 }
 
@@ -226,15 +227,19 @@ impl ChunkPowers {
     /// Before the first chunk (pair 0); call [`ChunkPowers::fill_next`] to fill it.
     #[inline(always)]
     pub(crate) fn new(offs: &PairOffsets) -> Self {
-        ChunkPowers { powers: [[0u8; 16]; 8], next: offs.two_i }
+        ChunkPowers { powers: [[0u8; 16]; 10], next: offs.two_i }
     }
 
     /// The powers of the next chunk's pairs.
     #[inline(always)]
     pub(crate) fn fill_next(&mut self) {
-        for b in &mut self.powers {
-            *b = to_block(self.next);
-            self.next = dbl(self.next);
+        let mut p = self.next;
+        for (k, b) in self.powers.iter_mut().enumerate() {
+            *b = to_block(p);
+            p = dbl(p);
+            if k == 7 {
+                self.next = p;
+            }
         }
     }
 }
@@ -302,6 +307,11 @@ mod tests {
             }
             let got = to_u128(&chunk.powers[(p % CHUNK_PAIRS) / 8]) ^ to_u128(&offs.l[p % 8]);
             assert_eq!(got, t.i_offset(p as u64 + 1), "i {}", p + 1);
+            // The 16 pairs after the chunk, for the step a kernel starts ahead.
+            if p % CHUNK_PAIRS >= CHUNK_PAIRS - 16 {
+                let ahead = to_u128(&chunk.powers[(p % CHUNK_PAIRS + 16) / 8]) ^ to_u128(&offs.l[p % 8]);
+                assert_eq!(ahead, t.i_offset(p as u64 + 17), "i {}", p + 17);
+            }
         }
     }
 
