@@ -119,13 +119,18 @@ unsafe fn pair_offsets_j<V: AesVec>(powers: &[Block; 10], lj: &[V; 8], rel: usiz
 const AEZ_UNITS: usize = 4;
 
 /// `U · LANES` pairs at `mem` as `U` registers of first halves and `U` of second halves.
+/// `interleaved`: the pairs are laid out as pairs (a, a', b, b', …), not as a register of
+/// first halves followed by a register of second halves.
 #[inline(always)]
-unsafe fn load_pairs<V: AesVec, const U: usize>(mem: *const Block) -> ([V; U], [V; U]) {
+unsafe fn load_pairs<V: AesVec, const U: usize>(mem: *const Block, interleaved: bool) -> ([V; U], [V; U]) {
     unsafe {
         let (mut a, mut b) = ([V::zero(); U], [V::zero(); U]);
         for u in 0..U {
             let base = mem.add(2 * u * V::LANES);
-            (a[u], b[u]) = V::split_pairs(V::load(base), V::load(base.add(V::LANES)));
+            (a[u], b[u]) = (V::load(base), V::load(base.add(V::LANES)));
+            if interleaved {
+                (a[u], b[u]) = V::split_pairs(a[u], b[u]);
+            }
         }
         (a, b)
     }
@@ -133,11 +138,11 @@ unsafe fn load_pairs<V: AesVec, const U: usize>(mem: *const Block) -> ([V; U], [
 
 /// The inverse of [`load_pairs`].
 #[inline(always)]
-unsafe fn store_pairs<V: AesVec, const U: usize>(mem: *mut Block, a: &[V; U], b: &[V; U]) {
+unsafe fn store_pairs<V: AesVec, const U: usize>(mem: *mut Block, a: &[V; U], b: &[V; U], interleaved: bool) {
     unsafe {
         for u in 0..U {
             let base = mem.add(2 * u * V::LANES);
-            let (lo, hi) = V::join_pairs(a[u], b[u]);
+            let (lo, hi) = if interleaved { V::join_pairs(a[u], b[u]) } else { (a[u], b[u]) };
             lo.store(base);
             hi.store(base.add(V::LANES));
         }
@@ -164,15 +169,22 @@ impl<V: AesVec> PassConsts<V> {
 /// which needs no data), `finish` does the rest. The loop starts step k + 1 before finishing
 /// step k, so the AES unit always sees two steps' independent chains next to each other in
 /// program order; left to the out-of-order window, one step's dependent rounds fill the
-/// scheduler and the next step's independent ones wait behind them. (A trait, not a closure:
-/// a closure's body is not compiled with the caller's target features unless it is inlined.)
+/// scheduler and the next step's independent ones wait behind them.
+///
+/// Between the passes, each register's worth of pairs (`LANES` pairs, `2·LANES` blocks) is
+/// kept as a register of first halves followed by one of second halves: pass 1 stores and
+/// pass 2 loads them without the pair shuffles. Only a last group of fewer than `LANES` pairs,
+/// which goes through a padded copy, stays `interleaved`.
+///
+/// (A trait, not a closure: a closure's body is not compiled with the caller's target
+/// features unless it is inlined.)
 trait PassSteps<V: AesVec> {
     /// What `start` hands to `finish`.
     type Started<const U: usize>: Copy;
     /// Pairs `rel ..` of the chunk whose powers of I are `pw`, held at `mem`.
     unsafe fn start<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *const Block) -> Self::Started<U>;
     /// Returns what the pass XORs up, lane by lane.
-    unsafe fn finish<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *mut Block, started: Self::Started<U>) -> V;
+    unsafe fn finish<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *mut Block, started: Self::Started<U>, interleaved: bool) -> V;
 }
 
 /// Runs a pass over the `n` pairs at `pairs`, a chunk of 64 pairs at a time (the step sizes,
@@ -205,12 +217,12 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
                 if next < wide_end {
                     ahead = Some(pass.start::<AEZ_UNITS>(pw, next - start, mem(next)));
                 }
-                acc = acc.xor(pass.finish::<AEZ_UNITS>(pw, first - start, mem(first), cur));
+                acc = acc.xor(pass.finish::<AEZ_UNITS>(pw, first - start, mem(first), cur, false));
                 first = next;
             }
             while end - first >= V::LANES {
                 let started = pass.start::<1>(pw, first - start, mem(first));
-                acc = acc.xor(pass.finish::<1>(pw, first - start, mem(first), started));
+                acc = acc.xor(pass.finish::<1>(pw, first - start, mem(first), started, false));
                 first += V::LANES;
             }
             if first < end {
@@ -219,7 +231,7 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
                 core::ptr::copy_nonoverlapping(base.add(first), buf.as_mut_ptr(), m);
                 let bufp = buf.as_mut_ptr().cast::<Block>();
                 let started = pass.start::<1>(pw, first - start, bufp);
-                let lanes = pass.finish::<1>(pw, first - start, bufp, started);
+                let lanes = pass.finish::<1>(pw, first - start, bufp, started, true);
                 core::ptr::copy_nonoverlapping(buf.as_ptr(), base.add(first), m);
                 let mut sums = [[0u8; 16]; 4];
                 lanes.store(sums.as_mut_ptr());
@@ -243,12 +255,12 @@ impl<V: AesVec> PassSteps<V> for Pass1<V> {
     /// W and M'.
     type Started<const U: usize> = ([V; U], [V; U]);
 
-    /// Loads the pairs; W = M ⊕ E^{1,i}(M').
+    /// Loads the pairs (the message: interleaved); W = M ⊕ E^{1,i}(M').
     #[inline(always)]
     unsafe fn start<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *const Block) -> ([V; U], [V; U]) {
         unsafe {
             let c = &self.c;
-            let (m, mp) = load_pairs::<V, U>(mem);
+            let (m, mp) = load_pairs::<V, U>(mem, true);
             let mut w: [V; U] = core::array::from_fn(|u| mp[u].xor(pair_offsets_j(pw, &c.lj, rel + u * V::LANES)));
             aes4_then_xor(&c.k, &mut w, &m);
             (w, mp)
@@ -257,11 +269,18 @@ impl<V: AesVec> PassSteps<V> for Pass1<V> {
 
     /// X = M' ⊕ E^{0,0}(W); stores (W, X) and returns ⊕X.
     #[inline(always)]
-    unsafe fn finish<const U: usize>(&self, _pw: &[Block; 10], _rel: usize, mem: *mut Block, (w, mp): ([V; U], [V; U])) -> V {
+    unsafe fn finish<const U: usize>(
+        &self,
+        _pw: &[Block; 10],
+        _rel: usize,
+        mem: *mut Block,
+        (w, mp): ([V; U], [V; U]),
+        interleaved: bool,
+    ) -> V {
         unsafe {
             let mut x: [V; U] = core::array::from_fn(|u| w[u].xor(self.c.i0));
             aes4_then_xor(&self.c.k, &mut x, &mp);
-            store_pairs(mem, &w, &x);
+            store_pairs(mem, &w, &x, interleaved);
             x.iter().fold(V::zero(), |acc, v| acc.xor(*v))
         }
     }
@@ -286,12 +305,12 @@ impl<V: AesVec> PassSteps<V> for Pass2<V> {
         }
     }
 
-    /// Returns ⊕(W ⊕ E).
+    /// Returns ⊕(W ⊕ E); stores the ciphertext pairs interleaved.
     #[inline(always)]
-    unsafe fn finish<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *mut Block, e: [V; U]) -> V {
+    unsafe fn finish<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *mut Block, e: [V; U], interleaved: bool) -> V {
         unsafe {
             let c = &self.c;
-            let (mut l, mut r) = load_pairs::<V, U>(mem);
+            let (mut l, mut r) = load_pairs::<V, U>(mem, interleaved);
             let mut t = [V::zero(); U];
             let mut y = V::zero();
             for u in 0..U {
@@ -306,7 +325,7 @@ impl<V: AesVec> PassSteps<V> for Pass2<V> {
                 t[u] = l[u].xor(pair_offsets_j(pw, &c.lj, rel + u * V::LANES));
             }
             aes4_then_xor(&c.k, &mut t, &r);
-            store_pairs(mem, &t, &l);
+            store_pairs(mem, &t, &l, true);
             y
         }
     }

@@ -86,8 +86,9 @@ pub(crate) trait RoundsOnly: Backend {
     /// Every block through one full round per key.
     fn rounds_only(keys: &Self::Keys, blocks: &mut [Block]);
 
-    /// AEZ-core's first pass over a prefix of `pairs` in registers, where the backend has such a
-    /// kernel (`aes/hw.rs`); returns the pairs done and their XOR sum. The default does none.
+    /// AEZ-core's first pass over `pairs` in registers, where the backend has such a kernel
+    /// (`aes/hw.rs`); returns the pairs done and their XOR sum. A kernel does all the pairs or
+    /// (the default) none: between its two passes the pairs are in the kernel's own layout.
     fn aez_pass1(_keys: &Self::Keys, _pairs: &mut [[u8; 32]], _offs: &PairOffsets, _j1: &Block, _i0: &Block) -> (usize, Block) {
         (0, [0u8; 16])
     }

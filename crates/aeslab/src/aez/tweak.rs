@@ -46,9 +46,11 @@ pub(crate) fn to_block(x: u128) -> Block {
 pub(crate) trait AezRounds: Send + Sync {
     fn aes4(&self, blocks: &mut [Block]);
     fn aes10(&self, blocks: &mut [Block]);
-    /// AEZ-core pass 1 on a prefix of the pairs, where the backend has a kernel for it.
+    /// AEZ-core pass 1 on all the pairs or (no kernel on this backend) none; returns the
+    /// pairs done. Pass 2 must then run on the same backend: the kernels' layout between the
+    /// passes is their own.
     fn core_pass1(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, j1: &Block, i0: &Block) -> (usize, Block);
-    /// AEZ-core pass 2 on a prefix of the pairs, likewise.
+    /// AEZ-core pass 2, likewise.
     fn core_pass2(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, s2: &Block, j1: &Block, i0: &Block) -> (usize, Block);
 }
 
