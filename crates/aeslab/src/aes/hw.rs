@@ -13,7 +13,7 @@
 
 use super::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::Block;
-use crate::aez::{CHUNK_PAIRS, ChunkPowers, PairOffsets};
+use crate::aez::{CHUNK_PAIRS, PairOffsets, PowerRing};
 
 /// A register of `LANES` AES blocks (GHASH's carry-less registers, `gcm/clmul.rs`, build on its
 /// block moves). All methods are `unsafe`: the caller must be compiled with (and running on a
@@ -107,11 +107,11 @@ unsafe fn l_multiples_with<V: AesVec>(offs: &PairOffsets, j: V) -> [V; 8] {
     unsafe { core::array::from_fn(|t| if t * V::LANES < 8 { V::load(offs.l.as_ptr().add(t * V::LANES)).xor(j) } else { j }) }
 }
 
-/// `offset ⊕ J` of pairs `rel .. rel + LANES` of a chunk (`rel` a multiple of `LANES`), from
-/// the chunk's powers of I.
+/// `offset ⊕ J` of pairs `p .. p + LANES` (`p` a multiple of `LANES`), from the ring of powers
+/// of I.
 #[inline(always)]
-unsafe fn pair_offsets_j<V: AesVec>(powers: &[Block; 10], lj: &[V; 8], rel: usize) -> V {
-    unsafe { V::broadcast(&powers[rel / 8]).xor(lj[(rel % 8) / V::LANES]) }
+unsafe fn pair_offsets_j<V: AesVec>(powers: &[Block; 16], lj: &[V; 8], p: usize) -> V {
+    unsafe { V::broadcast(&powers[(p / 8) % 16]).xor(lj[(p % 8) / V::LANES]) }
 }
 
 /// Registers of pairs the AEZ-core kernels keep in flight. Pass 2 holds four arrays of them
@@ -181,10 +181,10 @@ impl<V: AesVec> PassConsts<V> {
 trait PassSteps<V: AesVec> {
     /// What `start` hands to `finish`.
     type Started<const U: usize>: Copy;
-    /// Pairs `rel ..` of the chunk whose powers of I are `pw`, held at `mem`.
-    unsafe fn start<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *const Block) -> Self::Started<U>;
+    /// Pairs `first ..`, held at `mem`; `pw` is the ring of powers of I.
+    unsafe fn start<const U: usize>(&self, pw: &[Block; 16], first: usize, mem: *const Block) -> Self::Started<U>;
     /// Returns what the pass XORs up, lane by lane.
-    unsafe fn finish<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *mut Block, started: Self::Started<U>, interleaved: bool) -> V;
+    unsafe fn finish<const U: usize>(&self, pw: &[Block; 16], first: usize, mem: *mut Block, started: Self::Started<U>, interleaved: bool) -> V;
 }
 
 /// Sixteen zero pairs: what the last pipelined step starts on (its result is dropped).
@@ -195,47 +195,45 @@ static ZERO_PAIRS: [[u8; 32]; 16] = [[0; 32]; 16];
 /// through one step on a zero-padded copy, whose padding lanes are left out of the sum.
 /// Returns the XOR of what the steps return.
 ///
-/// The powers of I are refilled every 64 pairs (ten doublings, reaching 16 pairs into the
-/// next chunk for the step started ahead). The step sizes, 1 to 16 pairs, divide 64, so no
-/// step straddles two chunks. Small chunks matter: the doublings are a dependent chain, and
-/// in small pieces they overlap the AES work (filling 512 pairs' powers at once measured 5–8%
-/// slower).
+/// The powers of I come from a [`PowerRing`], filled a chunk of 64 pairs ahead: the doublings
+/// are a dependent chain, and filled just before use they measured slower.
 #[inline(always)]
 unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &PairOffsets, pass: &P) -> Block {
     unsafe {
         let (n, base) = (pairs.len(), pairs.as_mut_ptr());
         let mem = |first: usize| base.add(first).cast::<Block>();
         let wide = AEZ_UNITS * V::LANES;
-        assert!(wide <= 16, "a chunk's powers reach 16 pairs ahead");
+        assert!(wide <= CHUNK_PAIRS, "a step started ahead stays within the next chunk");
         let wide_end = n - n % wide;
-        let mut chunk = ChunkPowers::new(offs);
-        chunk.fill_next();
-        let (mut chunk_start, mut first) = (0, 0);
+        let mut ring = PowerRing::new(offs);
+        ring.fill(0);
+        let mut first = 0usize;
         let (mut acc, mut tail) = (V::zero(), 0u128);
         if wide_end > 0 {
-            let mut cur = pass.start::<AEZ_UNITS>(&chunk.powers, 0, mem(0));
+            let mut cur = pass.start::<AEZ_UNITS>(&ring.powers, 0, mem(0));
             loop {
+                // On reaching chunk c, fill chunk c + 1 (if there are pairs in it).
+                if first.is_multiple_of(CHUNK_PAIRS) && n > first + CHUNK_PAIRS {
+                    ring.fill(first / CHUNK_PAIRS + 1);
+                }
                 let next = first + wide;
                 // The last step starts a step of zeros (memory it may read), not past the end.
                 let next_mem = if next < wide_end { mem(next) } else { ZERO_PAIRS.as_ptr().cast() };
-                let started = pass.start::<AEZ_UNITS>(&chunk.powers, next - chunk_start, next_mem);
-                acc = acc.xor(pass.finish::<AEZ_UNITS>(&chunk.powers, first - chunk_start, mem(first), cur, false));
+                let started = pass.start::<AEZ_UNITS>(&ring.powers, next, next_mem);
+                acc = acc.xor(pass.finish::<AEZ_UNITS>(&ring.powers, first, mem(first), cur, false));
                 cur = started;
                 first = next;
-                if first.is_multiple_of(CHUNK_PAIRS) {
-                    chunk.fill_next();
-                    chunk_start = first;
-                }
                 if first == wide_end {
                     break;
                 }
             }
         }
-        // Fewer than `wide` pairs are left, all in the current chunk (`wide` divides 64).
-        let pw = &chunk.powers;
+        // Fewer than `wide` pairs are left, in the chunk `first` is in (`wide` divides 64), and
+        // that chunk is filled: its first pair was reached by the loop above, or is pair 0.
+        let pw = &ring.powers;
         while n - first >= V::LANES {
-            let started = pass.start::<1>(pw, first - chunk_start, mem(first));
-            acc = acc.xor(pass.finish::<1>(pw, first - chunk_start, mem(first), started, false));
+            let started = pass.start::<1>(pw, first, mem(first));
+            acc = acc.xor(pass.finish::<1>(pw, first, mem(first), started, false));
             first += V::LANES;
         }
         if first < n {
@@ -243,8 +241,8 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
             let mut buf = [[0u8; 32]; 4];
             core::ptr::copy_nonoverlapping(base.add(first), buf.as_mut_ptr(), m);
             let bufp = buf.as_mut_ptr().cast::<Block>();
-            let started = pass.start::<1>(pw, first - chunk_start, bufp);
-            let lanes = pass.finish::<1>(pw, first - chunk_start, bufp, started, true);
+            let started = pass.start::<1>(pw, first, bufp);
+            let lanes = pass.finish::<1>(pw, first, bufp, started, true);
             core::ptr::copy_nonoverlapping(buf.as_ptr(), base.add(first), m);
             let mut sums = [[0u8; 16]; 4];
             lanes.store(sums.as_mut_ptr());
@@ -269,11 +267,11 @@ impl<V: AesVec> PassSteps<V> for Pass1<V> {
 
     /// Loads the pairs (the message: interleaved); W = M ⊕ E^{1,i}(M').
     #[inline(always)]
-    unsafe fn start<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *const Block) -> ([V; U], [V; U]) {
+    unsafe fn start<const U: usize>(&self, pw: &[Block; 16], first: usize, mem: *const Block) -> ([V; U], [V; U]) {
         unsafe {
             let c = &self.c;
             let (m, mp) = load_pairs::<V, U>(mem, true);
-            let mut w: [V; U] = core::array::from_fn(|u| mp[u].xor(pair_offsets_j(pw, &c.lj, rel + u * V::LANES)));
+            let mut w: [V; U] = core::array::from_fn(|u| mp[u].xor(pair_offsets_j(pw, &c.lj, first + u * V::LANES)));
             aes4_then_xor(&c.k, &mut w, &m);
             (w, mp)
         }
@@ -283,8 +281,8 @@ impl<V: AesVec> PassSteps<V> for Pass1<V> {
     #[inline(always)]
     unsafe fn finish<const U: usize>(
         &self,
-        _pw: &[Block; 10],
-        _rel: usize,
+        _pw: &[Block; 16],
+        _first: usize,
         mem: *mut Block,
         (w, mp): ([V; U], [V; U]),
         interleaved: bool,
@@ -309,9 +307,9 @@ impl<V: AesVec> PassSteps<V> for Pass2<V> {
     type Started<const U: usize> = [V; U];
 
     #[inline(always)]
-    unsafe fn start<const U: usize>(&self, pw: &[Block; 10], rel: usize, _mem: *const Block) -> [V; U] {
+    unsafe fn start<const U: usize>(&self, pw: &[Block; 16], first: usize, _mem: *const Block) -> [V; U] {
         unsafe {
-            let mut e: [V; U] = core::array::from_fn(|u| self.s2j.xor(pair_offsets_j(pw, &self.c.lj, rel + u * V::LANES)));
+            let mut e: [V; U] = core::array::from_fn(|u| self.s2j.xor(pair_offsets_j(pw, &self.c.lj, first + u * V::LANES)));
             aes4_regs(&self.c.k, &mut e);
             e
         }
@@ -319,7 +317,7 @@ impl<V: AesVec> PassSteps<V> for Pass2<V> {
 
     /// Returns ⊕(W ⊕ E); stores the ciphertext pairs interleaved.
     #[inline(always)]
-    unsafe fn finish<const U: usize>(&self, pw: &[Block; 10], rel: usize, mem: *mut Block, e: [V; U], interleaved: bool) -> V {
+    unsafe fn finish<const U: usize>(&self, pw: &[Block; 16], first: usize, mem: *mut Block, e: [V; U], interleaved: bool) -> V {
         unsafe {
             let c = &self.c;
             let (mut l, mut r) = load_pairs::<V, U>(mem, interleaved);
@@ -334,7 +332,7 @@ impl<V: AesVec> PassSteps<V> for Pass2<V> {
             aes4_then_xor(&c.k, &mut t, &l);
             for u in 0..U {
                 l[u] = t[u];
-                t[u] = l[u].xor(pair_offsets_j(pw, &c.lj, rel + u * V::LANES));
+                t[u] = l[u].xor(pair_offsets_j(pw, &c.lj, first + u * V::LANES));
             }
             aes4_then_xor(&c.k, &mut t, &r);
             store_pairs(mem, &t, &l, true);

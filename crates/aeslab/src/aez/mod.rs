@@ -21,7 +21,7 @@ use zeroize::Zeroize;
 use crate::aes::{BackendKind, default_backend};
 use crate::ct::constant_time_is_zero;
 use crate::{Block, Error};
-pub(crate) use tweak::{CHUNK_PAIRS, ChunkPowers, PairOffsets};
+pub(crate) use tweak::{CHUNK_PAIRS, PairOffsets, PowerRing};
 use tweak::{Tweakable, to_block, to_u128};
 
 /// Extract: a 48-byte key is used as it is; any other length is hashed with BLAKE2b to 48 bytes.

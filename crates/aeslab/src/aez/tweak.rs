@@ -213,40 +213,38 @@ impl Drop for PairOffsets {
     }
 }
 
-/// Pairs one [`ChunkPowers`] fill covers: eight powers of I.
+/// Pairs one [`PowerRing::fill`] covers: eight powers of I.
 pub(crate) const CHUNK_PAIRS: usize = 64;
 
-/// The powers of I of [`CHUNK_PAIRS`] consecutive pairs and of the 16 after them, as blocks:
-/// pair `p` of the chunk (`p < 80`) uses `powers[p / 8]`. A kernel refills it at every
-/// multiple of 64 pairs — ten doublings — so a message of any length needs 160 bytes of
-/// powers. Wiped on drop.
-pub(crate) struct ChunkPowers {
-    pub(crate) powers: [Block; 10],
+/// The powers of I of two consecutive chunks of [`CHUNK_PAIRS`] pairs, as blocks: pair `p`
+/// uses `powers[(p / 8) % 16]`. A kernel fills chunk `c + 1` when it reaches chunk `c`,
+/// overwriting chunk `c − 1`: the doublings, a dependent chain, run a chunk before their
+/// results are loaded, and a message of any length needs 256 bytes of powers. Wiped on drop.
+pub(crate) struct PowerRing {
+    pub(crate) powers: [Block; 16],
+    /// The power of the next chunk to fill.
     next: u128,
 }
 
-impl ChunkPowers {
-    /// Before the first chunk (pair 0); call [`ChunkPowers::fill_next`] to fill it.
+impl PowerRing {
+    /// Nothing filled yet; fill chunk 0 (and 1) first.
     #[inline(always)]
     pub(crate) fn new(offs: &PairOffsets) -> Self {
-        ChunkPowers { powers: [[0u8; 16]; 10], next: offs.two_i }
+        PowerRing { powers: [[0u8; 16]; 16], next: offs.two_i }
     }
 
-    /// The powers of the next chunk's pairs.
+    /// Fills chunk `chunk`, the one after the last filled (chunks are filled in order).
     #[inline(always)]
-    pub(crate) fn fill_next(&mut self) {
-        let mut p = self.next;
-        for (k, b) in self.powers.iter_mut().enumerate() {
-            *b = to_block(p);
-            p = dbl(p);
-            if k == 7 {
-                self.next = p;
-            }
+    pub(crate) fn fill(&mut self, chunk: usize) {
+        let half = (chunk % 2) * 8;
+        for b in &mut self.powers[half..half + 8] {
+            *b = to_block(self.next);
+            self.next = dbl(self.next);
         }
     }
 }
 
-impl Drop for ChunkPowers {
+impl Drop for PowerRing {
     fn drop(&mut self) {
         crate::ct::wipe(self.powers.as_flattened_mut());
         self.next.zeroize();
@@ -298,22 +296,23 @@ mod tests {
     }
 
     #[test]
-    fn chunk_powers_and_l_multiples_give_the_pair_offsets() {
+    fn power_ring_and_l_multiples_give_the_pair_offsets() {
         let key: [u8; 48] = core::array::from_fn(|k| (k * 13 + 1) as u8);
         let t = Tweakable::new(&key, BackendKind::Ct64).unwrap();
         let offs = t.pair_offsets();
-        let mut chunk = ChunkPowers::new(&offs);
-        for p in 0..3 * CHUNK_PAIRS {
+        let mut ring = PowerRing::new(&offs);
+        ring.fill(0);
+        for p in 0..5 * CHUNK_PAIRS {
+            // As the kernels do: on reaching chunk c, fill chunk c + 1.
             if p % CHUNK_PAIRS == 0 {
-                chunk.fill_next();
+                ring.fill(p / CHUNK_PAIRS + 1);
             }
-            let got = to_u128(&chunk.powers[(p % CHUNK_PAIRS) / 8]) ^ to_u128(&offs.l[p % 8]);
+            let got = to_u128(&ring.powers[(p / 8) % 16]) ^ to_u128(&offs.l[p % 8]);
             assert_eq!(got, t.i_offset(p as u64 + 1), "i {}", p + 1);
-            // The 16 pairs after the chunk, for the step a kernel starts ahead.
-            if p % CHUNK_PAIRS >= CHUNK_PAIRS - 16 {
-                let ahead = to_u128(&chunk.powers[(p % CHUNK_PAIRS + 16) / 8]) ^ to_u128(&offs.l[p % 8]);
-                assert_eq!(ahead, t.i_offset(p as u64 + 17), "i {}", p + 17);
-            }
+            // The next chunk is ready too, for the step a kernel starts ahead.
+            let q = p + CHUNK_PAIRS;
+            let ahead = to_u128(&ring.powers[(q / 8) % 16]) ^ to_u128(&offs.l[q % 8]);
+            assert_eq!(ahead, t.i_offset(q as u64 + 1), "i {}", q + 1);
         }
     }
 
