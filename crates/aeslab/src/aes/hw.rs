@@ -104,7 +104,13 @@ unsafe fn aes4_then_xor<V: AesVec>(k: &[V; 4], s: &mut [V], add: &[V]) {
 /// for `offset ⊕ J`.
 #[inline(always)]
 unsafe fn l_multiples_with<V: AesVec>(offs: &PairOffsets, j: V) -> [V; 8] {
-    unsafe { core::array::from_fn(|t| if t * V::LANES < 8 { V::load(offs.l.as_ptr().add(t * V::LANES)).xor(j) } else { j }) }
+    unsafe {
+        let mut lj = [j; 8];
+        for (t, x) in lj.iter_mut().enumerate().take(8 / V::LANES) {
+            *x = V::load(offs.l.as_ptr().add(t * V::LANES)).xor(j);
+        }
+        lj
+    }
 }
 
 /// `offset ⊕ J` of pairs `p .. p + LANES` (`p` a multiple of `LANES`), from the ring of powers
@@ -176,8 +182,10 @@ impl<V: AesVec> PassConsts<V> {
 /// pass 2 loads them without the pair shuffles. Only a last group of fewer than `LANES` pairs,
 /// which goes through a padded copy, stays `interleaved`.
 ///
-/// (A trait, not a closure: a closure's body is not compiled with the caller's target
-/// features unless it is inlined.)
+/// No closures here or in anything a kernel inlines (a trait, loops rather than
+/// `array::from_fn` or `fold`): a closure's body is not compiled with the caller's target
+/// features, and where the optimizer does not inline it every intrinsic inside becomes a call.
+/// (With the workspace's release profile that made the kernels four times slower.)
 trait PassSteps<V: AesVec> {
     /// What `start` hands to `finish`.
     type Started<const U: usize>: Copy;
@@ -201,7 +209,6 @@ static ZERO_PAIRS: [[u8; 32]; 16] = [[0; 32]; 16];
 unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &PairOffsets, pass: &P) -> Block {
     unsafe {
         let (n, base) = (pairs.len(), pairs.as_mut_ptr());
-        let mem = |first: usize| base.add(first).cast::<Block>();
         let wide = AEZ_UNITS * V::LANES;
         assert!(wide <= CHUNK_PAIRS, "a step started ahead stays within the next chunk");
         let wide_end = n - n % wide;
@@ -210,7 +217,7 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
         let mut first = 0usize;
         let (mut acc, mut tail) = (V::zero(), 0u128);
         if wide_end > 0 {
-            let mut cur = pass.start::<AEZ_UNITS>(&ring.powers, 0, mem(0));
+            let mut cur = pass.start::<AEZ_UNITS>(&ring.powers, 0, base.cast());
             loop {
                 // On reaching chunk c, fill chunk c + 1 (if there are pairs in it).
                 if first.is_multiple_of(CHUNK_PAIRS) && n > first + CHUNK_PAIRS {
@@ -218,9 +225,9 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
                 }
                 let next = first + wide;
                 // The last step starts a step of zeros (memory it may read), not past the end.
-                let next_mem = if next < wide_end { mem(next) } else { ZERO_PAIRS.as_ptr().cast() };
+                let next_mem = if next < wide_end { base.add(next).cast() } else { ZERO_PAIRS.as_ptr().cast() };
                 let started = pass.start::<AEZ_UNITS>(&ring.powers, next, next_mem);
-                acc = acc.xor(pass.finish::<AEZ_UNITS>(&ring.powers, first, mem(first), cur, false));
+                acc = acc.xor(pass.finish::<AEZ_UNITS>(&ring.powers, first, base.add(first).cast(), cur, false));
                 cur = started;
                 first = next;
                 if first == wide_end {
@@ -232,8 +239,8 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
         // that chunk is filled: its first pair was reached by the loop above, or is pair 0.
         let pw = &ring.powers;
         while n - first >= V::LANES {
-            let started = pass.start::<1>(pw, first, mem(first));
-            acc = acc.xor(pass.finish::<1>(pw, first, mem(first), started, false));
+            let started = pass.start::<1>(pw, first, base.add(first).cast());
+            acc = acc.xor(pass.finish::<1>(pw, first, base.add(first).cast(), started, false));
             first += V::LANES;
         }
         if first < n {
@@ -271,7 +278,10 @@ impl<V: AesVec> PassSteps<V> for Pass1<V> {
         unsafe {
             let c = &self.c;
             let (m, mp) = load_pairs::<V, U>(mem, true);
-            let mut w: [V; U] = core::array::from_fn(|u| mp[u].xor(pair_offsets_j(pw, &c.lj, first + u * V::LANES)));
+            let mut w = mp;
+            for (u, x) in w.iter_mut().enumerate() {
+                *x = x.xor(pair_offsets_j(pw, &c.lj, first + u * V::LANES));
+            }
             aes4_then_xor(&c.k, &mut w, &m);
             (w, mp)
         }
@@ -288,10 +298,17 @@ impl<V: AesVec> PassSteps<V> for Pass1<V> {
         interleaved: bool,
     ) -> V {
         unsafe {
-            let mut x: [V; U] = core::array::from_fn(|u| w[u].xor(self.c.i0));
+            let mut x = w;
+            for v in &mut x {
+                *v = v.xor(self.c.i0);
+            }
             aes4_then_xor(&self.c.k, &mut x, &mp);
             store_pairs(mem, &w, &x, interleaved);
-            x.iter().fold(V::zero(), |acc, v| acc.xor(*v))
+            let mut sum = V::zero();
+            for v in x {
+                sum = sum.xor(v);
+            }
+            sum
         }
     }
 }
@@ -309,7 +326,10 @@ impl<V: AesVec> PassSteps<V> for Pass2<V> {
     #[inline(always)]
     unsafe fn start<const U: usize>(&self, pw: &[Block; 16], first: usize, _mem: *const Block) -> [V; U] {
         unsafe {
-            let mut e: [V; U] = core::array::from_fn(|u| self.s2j.xor(pair_offsets_j(pw, &self.c.lj, first + u * V::LANES)));
+            let mut e = [self.s2j; U];
+            for (u, x) in e.iter_mut().enumerate() {
+                *x = x.xor(pair_offsets_j(pw, &self.c.lj, first + u * V::LANES));
+            }
             aes4_regs(&self.c.k, &mut e);
             e
         }
