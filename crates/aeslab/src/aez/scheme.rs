@@ -240,16 +240,9 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let offs = t.pair_offsets();
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
 
-    // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
-    // E^{1,i} adds J ⊕ off_i, E^{0,0} adds I.
-    let (j1b, j2b, i0b) = (to_block(j1), to_block(j2), to_block(j0 ^ i0));
-    // The backend's register kernel takes what it can; a batched loop does the rest.
-    let (done, x_kernel) = t.rounds.core_pass1(pair_blocks, &offs, &j1b, &i0b);
-    let xacc = V::load(&x_kernel).xor(pass1_batched(t, &mut pair_blocks[done..], done, &j1b, &i0b));
-    let mut x = [0u8; 16];
-    xacc.store(&mut x);
-    let x = to_u128(&x);
-    // The fragment's contribution to X, and E^{0,1+d}(M_y), in one batch.
+    // What needs no pair, before the passes in program order so that it overlaps them rather
+    // than waiting for them: the fragment's contribution to X, and E^{0,1+d}(M_y), in one
+    // batch.
     let frag_in: [u8; 32] = {
         let mut f = [0u8; 32];
         f[..frag].copy_from_slice(fragment);
@@ -267,6 +260,15 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
         e4[0] = t.e(0, 1 + d, my);
         1
     };
+    // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
+    // E^{1,i} adds J ⊕ off_i, E^{0,0} adds I.
+    let (j1b, j2b, i0b) = (to_block(j1), to_block(j2), to_block(j0 ^ i0));
+    // The backend's register kernel takes what it can; a batched loop does the rest.
+    let (done, x_kernel) = t.rounds.core_pass1(pair_blocks, &offs, &j1b, &i0b);
+    let xacc = V::load(&x_kernel).xor(pass1_batched(t, &mut pair_blocks[done..], done, &j1b, &i0b));
+    let mut x = [0u8; 16];
+    xacc.store(&mut x);
+    let x = to_u128(&x);
     let x = e4[1..n4].iter().fold(x, |acc, e| acc ^ e);
     // S from the final pair.
     let sx = mx ^ x ^ delta ^ e4[0];
@@ -282,19 +284,8 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     }
     let cx = sx ^ e10[0];
 
-    // Pass 2: with E^{2,i}(S) removed from W_i and X_i, run the pair back through E^{0,0} and
-    // E^{1,i} and swap the halves; Y = ⊕ of the W_i ⊕ E^{2,i}(S).
-    let s2 = V::load(&to_block(s)).xor(V::load(&j2b));
-    let mut s2b = [0u8; 16];
-    s2.store(&mut s2b);
-    let (pair_blocks, _) = body.as_chunks_mut::<32>();
-    let (done, y_kernel) = t.rounds.core_pass2(pair_blocks, &offs, &s2b, &j1b, &i0b);
-    let yacc = V::load(&y_kernel).xor(pass2_batched(t, &mut pair_blocks[done..], done, &s2b, &j1b, &i0b));
-    let mut y = [0u8; 16];
-    yacc.store(&mut y);
-    let mut y = to_u128(&y);
-    // The fragment: XOR with E^{−1,4}(S) (and E^{−1,5}(S)); its contribution to Y and
-    // E^{0,2−d}(C_x) for the final pair in one batch.
+    // Also before pass 2: the fragment, XORed with E^{−1,4}(S) (and E^{−1,5}(S)); its
+    // contribution to Y and E^{0,2−d}(C_x) for the final pair in one batch.
     let mut last4 = [0u128; 3];
     if frag >= 16 {
         let cu = load(&frag_in) ^ e10[1];
@@ -306,7 +297,6 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
         }
         fragment[16..].copy_from_slice(&cv[..frag - 16]);
         t.e_many(&[(0, 2 - d, cx), (0, 4, cu), (0, 5, pad(&cv[..frag - 16]))], &mut last4);
-        y ^= last4[1] ^ last4[2];
     } else if frag > 0 {
         let ks = to_block(e10[1]);
         let mut cu = [0u8; 16];
@@ -315,10 +305,21 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
         }
         fragment.copy_from_slice(&cu[..frag]);
         t.e_many(&[(0, 2 - d, cx), (0, 4, pad(&cu[..frag]))], &mut last4[..2]);
-        y ^= last4[1];
     } else {
         last4[0] = t.e(0, 2 - d, cx);
     }
+    // Pass 2: with E^{2,i}(S) removed from W_i and X_i, run the pair back through E^{0,0} and
+    // E^{1,i} and swap the halves; Y = ⊕ of the W_i ⊕ E^{2,i}(S).
+    let s2 = V::load(&to_block(s)).xor(V::load(&j2b));
+    let mut s2b = [0u8; 16];
+    s2.store(&mut s2b);
+    let (pair_blocks, _) = body.as_chunks_mut::<32>();
+    let (done, y_kernel) = t.rounds.core_pass2(pair_blocks, &offs, &s2b, &j1b, &i0b);
+    let yacc = V::load(&y_kernel).xor(pass2_batched(t, &mut pair_blocks[done..], done, &s2b, &j1b, &i0b));
+    let mut y = [0u8; 16];
+    yacc.store(&mut y);
+    // The fragment's part of Y.
+    let y = last4[1..].iter().fold(to_u128(&y), |acc, e| acc ^ e);
     // The final pair, swapped.
     let cy = sy ^ last4[0] ^ delta ^ y;
     store(last, cy);
