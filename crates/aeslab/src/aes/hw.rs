@@ -43,6 +43,8 @@ pub(crate) trait AesVec: Copy {
     unsafe fn load_partial(src: *const Block, n: usize) -> Self;
     /// Stores the first `n < LANES` blocks without touching memory beyond.
     unsafe fn store_partial(self, dst: *mut Block, n: usize);
+    /// The first `n < LANES` blocks, zero in the others.
+    unsafe fn keep_first(self, n: usize) -> Self;
     /// From two registers holding `LANES` consecutive 32-byte pairs (a, a', b, b', …), the
     /// register of first halves and the register of second halves.
     unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self);
@@ -124,34 +126,96 @@ unsafe fn pair_offsets_j<V: AesVec>(powers: &[Block; 16], lj: &[V; 8], p: usize)
 /// plus 7 keys and constants: 4 fits AVX-512's 32 registers (8 spilled and measured slower).
 const AEZ_UNITS: usize = 4;
 
-/// `U · LANES` pairs at `mem` as `U` registers of first halves and `U` of second halves.
-/// `interleaved`: the pairs are laid out as pairs (a, a', b, b', …), not as a register of
-/// first halves followed by a register of second halves.
+/// How many of the pairs of register `u` of a step of `m` pairs exist (`LANES` but in the
+/// last step). `FULL`: the step has all its `U · LANES` pairs, known at compile time.
 #[inline(always)]
-unsafe fn load_pairs<V: AesVec, const U: usize>(mem: *const Block, interleaved: bool) -> ([V; U], [V; U]) {
+fn unit_pairs<V: AesVec, const FULL: bool>(u: usize, m: usize) -> usize {
+    if FULL { V::LANES } else { m.saturating_sub(u * V::LANES).min(V::LANES) }
+}
+
+/// The first `n` blocks at `src` (`n ≤ LANES`; zeros after them).
+#[inline(always)]
+unsafe fn load_blocks<V: AesVec>(src: *const Block, n: usize) -> V {
+    unsafe {
+        match n {
+            0 => V::zero(),
+            _ if n >= V::LANES => V::load(src),
+            _ => V::load_partial(src, n),
+        }
+    }
+}
+
+/// Stores the first `n` blocks of `v` (`n ≤ LANES`).
+#[inline(always)]
+unsafe fn store_blocks<V: AesVec>(v: V, dst: *mut Block, n: usize) {
+    unsafe {
+        match n {
+            0 => {}
+            _ if n >= V::LANES => v.store(dst),
+            _ => v.store_partial(dst, n),
+        }
+    }
+}
+
+/// The pairs of a step of `m` pairs at `mem` as `U` registers of first halves and `U` of
+/// second halves; missing pairs are zero. Memory is laid out as pairs (a, a', b, b', …) when
+/// `interleaved`, else, for a register with all its pairs, as a register of first halves
+/// followed by one of second halves. A register with some pairs missing is always read as
+/// pairs, and only as many blocks as exist.
+#[inline(always)]
+unsafe fn load_pairs<V: AesVec, const U: usize, const FULL: bool>(mem: *const Block, m: usize, interleaved: bool) -> ([V; U], [V; U]) {
     unsafe {
         let (mut a, mut b) = ([V::zero(); U], [V::zero(); U]);
         for u in 0..U {
             let base = mem.add(2 * u * V::LANES);
-            (a[u], b[u]) = (V::load(base), V::load(base.add(V::LANES)));
-            if interleaved {
-                (a[u], b[u]) = V::split_pairs(a[u], b[u]);
+            let k = unit_pairs::<V, FULL>(u, m);
+            if k == V::LANES {
+                (a[u], b[u]) = (V::load(base), V::load(base.add(V::LANES)));
+                if interleaved {
+                    (a[u], b[u]) = V::split_pairs(a[u], b[u]);
+                }
+            } else {
+                let lo = (2 * k).min(V::LANES);
+                let (x, y) = (load_blocks::<V>(base, lo), load_blocks::<V>(base.add(V::LANES), 2 * k - lo));
+                (a[u], b[u]) = V::split_pairs(x, y);
             }
         }
         (a, b)
     }
 }
 
-/// The inverse of [`load_pairs`].
+/// The inverse of [`load_pairs`]: writes only the pairs that exist.
 #[inline(always)]
-unsafe fn store_pairs<V: AesVec, const U: usize>(mem: *mut Block, a: &[V; U], b: &[V; U], interleaved: bool) {
+unsafe fn store_pairs<V: AesVec, const U: usize, const FULL: bool>(mem: *mut Block, a: &[V; U], b: &[V; U], m: usize, interleaved: bool) {
     unsafe {
         for u in 0..U {
             let base = mem.add(2 * u * V::LANES);
-            let (lo, hi) = if interleaved { V::join_pairs(a[u], b[u]) } else { (a[u], b[u]) };
-            lo.store(base);
-            hi.store(base.add(V::LANES));
+            let k = unit_pairs::<V, FULL>(u, m);
+            if k == V::LANES {
+                let (lo, hi) = if interleaved { V::join_pairs(a[u], b[u]) } else { (a[u], b[u]) };
+                lo.store(base);
+                hi.store(base.add(V::LANES));
+            } else {
+                let (x, y) = V::join_pairs(a[u], b[u]);
+                let lo = (2 * k).min(V::LANES);
+                store_blocks(x, base, lo);
+                store_blocks(y, base.add(V::LANES), 2 * k - lo);
+            }
         }
+    }
+}
+
+/// XOR of the lanes of `regs` that hold pairs of a step of `m` pairs (a register's lanes are
+/// its pairs' first or second halves).
+#[inline(always)]
+unsafe fn sum_pairs<V: AesVec, const U: usize, const FULL: bool>(regs: &[V; U], m: usize) -> V {
+    unsafe {
+        let mut sum = V::zero();
+        for (u, r) in regs.iter().enumerate() {
+            let k = unit_pairs::<V, FULL>(u, m);
+            sum = sum.xor(if k == V::LANES { *r } else { r.keep_first(k) });
+        }
+        sum
     }
 }
 
@@ -177,10 +241,13 @@ impl<V: AesVec> PassConsts<V> {
 /// program order; left to the out-of-order window, one step's dependent rounds fill the
 /// scheduler and the next step's independent ones wait behind them.
 ///
+/// A step has `m` pairs: all `U · LANES` (`FULL`) but in the last step, where the missing
+/// pairs are zeros in registers and are neither read nor written in memory.
+///
 /// Between the passes, each register's worth of pairs (`LANES` pairs, `2·LANES` blocks) is
 /// kept as a register of first halves followed by one of second halves: pass 1 stores and
-/// pass 2 loads them without the pair shuffles. Only a last group of fewer than `LANES` pairs,
-/// which goes through a padded copy, stays `interleaved`.
+/// pass 2 loads them without the pair shuffles. Only a register of the last step with fewer
+/// than `LANES` pairs stays in pairs.
 ///
 /// No closures here or in anything a kernel inlines (a trait, loops rather than
 /// `array::from_fn` or `fold`): a closure's body is not compiled with the caller's target
@@ -189,19 +256,29 @@ impl<V: AesVec> PassConsts<V> {
 trait PassSteps<V: AesVec> {
     /// What `start` hands to `finish`.
     type Started<const U: usize>: Copy;
-    /// Pairs `first ..`, held at `mem`; `pw` is the ring of powers of I.
-    unsafe fn start<const U: usize>(&self, pw: &[Block; 16], first: usize, mem: *const Block) -> Self::Started<U>;
-    /// Returns what the pass XORs up, lane by lane.
-    unsafe fn finish<const U: usize>(&self, pw: &[Block; 16], first: usize, mem: *mut Block, started: Self::Started<U>, interleaved: bool) -> V;
+    /// The `m` pairs from `first`, held at `mem`; `pw` is the ring of powers of I.
+    unsafe fn start<const U: usize, const FULL: bool>(&self, pw: &[Block; 16], first: usize, mem: *const Block, m: usize) -> Self::Started<U>;
+    /// Returns what the pass XORs up, lane by lane (zero in the lanes of missing pairs).
+    unsafe fn finish<const U: usize, const FULL: bool>(&self, pw: &[Block; 16], first: usize, mem: *mut Block, started: Self::Started<U>, m: usize) -> V;
 }
 
 /// Sixteen zero pairs: what the last pipelined step starts on (its result is dropped).
 static ZERO_PAIRS: [[u8; 32]; 16] = [[0; 32]; 16];
 
-/// Runs a pass over the `n` pairs at `pairs`. Steps of `AEZ_UNITS` registers come first,
-/// pipelined (see [`PassSteps`]); then single registers; the last `n mod LANES` pairs go
-/// through one step on a zero-padded copy, whose padding lanes are left out of the sum.
-/// Returns the XOR of what the steps return.
+/// Starts the step of the `m` pairs from `first`.
+#[inline(always)]
+unsafe fn start_step<V: AesVec, P: PassSteps<V>>(pass: &P, pw: &[Block; 16], first: usize, mem: *const Block, m: usize) -> P::Started<AEZ_UNITS> {
+    unsafe {
+        if m == AEZ_UNITS * V::LANES {
+            pass.start::<AEZ_UNITS, true>(pw, first, mem, m)
+        } else {
+            pass.start::<AEZ_UNITS, false>(pw, first, mem, m)
+        }
+    }
+}
+
+/// Runs a pass over the `n` pairs at `pairs`, in pipelined steps of `AEZ_UNITS` registers
+/// (see [`PassSteps`]), the last one partial. Returns the XOR of what the steps return.
 ///
 /// The powers of I come from a [`PowerRing`], filled a chunk of 64 pairs ahead: the doublings
 /// are a dependent chain, and filled just before use they measured slower.
@@ -210,56 +287,39 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
     unsafe {
         let (n, base) = (pairs.len(), pairs.as_mut_ptr());
         let wide = AEZ_UNITS * V::LANES;
-        assert!(wide <= CHUNK_PAIRS, "a step started ahead stays within the next chunk");
-        let wide_end = n - n % wide;
+        assert!(wide <= ZERO_PAIRS.len() && wide <= CHUNK_PAIRS, "steps of at most 16 pairs");
         let mut ring = PowerRing::new(offs);
         ring.fill(0);
-        let mut first = 0usize;
-        let (mut acc, mut tail) = (V::zero(), 0u128);
-        if wide_end > 0 {
-            let mut cur = pass.start::<AEZ_UNITS>(&ring.powers, 0, base.cast());
+        let mut acc = V::zero();
+        if n > 0 {
+            let mut first = 0usize;
+            let mut cur = start_step(pass, &ring.powers, 0, base.cast(), wide.min(n));
             loop {
                 // On reaching chunk c, fill chunk c + 1 (if there are pairs in it).
                 if first.is_multiple_of(CHUNK_PAIRS) && n > first + CHUNK_PAIRS {
                     ring.fill(first / CHUNK_PAIRS + 1);
                 }
-                let next = first + wide;
-                // The last step starts a step of zeros (memory it may read), not past the end.
-                let next_mem = if next < wide_end { base.add(next).cast() } else { ZERO_PAIRS.as_ptr().cast() };
-                let started = pass.start::<AEZ_UNITS>(&ring.powers, next, next_mem);
-                acc = acc.xor(pass.finish::<AEZ_UNITS>(&ring.powers, first, base.add(first).cast(), cur, false));
+                let (m, next) = (wide.min(n - first), first + wide);
+                // After the last step, start a step of zeros (memory it may read): not past the end.
+                let started = if next < n {
+                    start_step(pass, &ring.powers, next, base.add(next).cast(), wide.min(n - next))
+                } else {
+                    pass.start::<AEZ_UNITS, true>(&ring.powers, next, ZERO_PAIRS.as_ptr().cast(), wide)
+                };
+                let mem = base.add(first).cast();
+                acc = acc.xor(if m == wide {
+                    pass.finish::<AEZ_UNITS, true>(&ring.powers, first, mem, cur, m)
+                } else {
+                    pass.finish::<AEZ_UNITS, false>(&ring.powers, first, mem, cur, m)
+                });
                 cur = started;
                 first = next;
-                if first == wide_end {
+                if first >= n {
                     break;
                 }
             }
         }
-        // Fewer than `wide` pairs are left, in the chunk `first` is in (`wide` divides 64), and
-        // that chunk is filled: its first pair was reached by the loop above, or is pair 0.
-        let pw = &ring.powers;
-        while n - first >= V::LANES {
-            let started = pass.start::<1>(pw, first, base.add(first).cast());
-            acc = acc.xor(pass.finish::<1>(pw, first, base.add(first).cast(), started, false));
-            first += V::LANES;
-        }
-        if first < n {
-            let m = n - first;
-            let mut buf = [[0u8; 32]; 4];
-            core::ptr::copy_nonoverlapping(base.add(first), buf.as_mut_ptr(), m);
-            let bufp = buf.as_mut_ptr().cast::<Block>();
-            let started = pass.start::<1>(pw, first, bufp);
-            let lanes = pass.finish::<1>(pw, first, bufp, started, true);
-            core::ptr::copy_nonoverlapping(buf.as_ptr(), base.add(first), m);
-            let mut sums = [[0u8; 16]; 4];
-            lanes.store(sums.as_mut_ptr());
-            for s in &sums[..m] {
-                tail ^= u128::from_ne_bytes(*s);
-            }
-            crate::ct::wipe(buf.as_flattened_mut());
-            crate::ct::wipe(sums.as_flattened_mut());
-        }
-        (u128::from_ne_bytes(xor_lanes(acc)) ^ tail).to_ne_bytes()
+        xor_lanes(acc)
     }
 }
 
@@ -274,28 +334,28 @@ impl<V: AesVec> PassSteps<V> for Pass1<V> {
 
     /// Loads the pairs (the message: interleaved); W = M ⊕ E^{1,i}(M').
     #[inline(always)]
-    unsafe fn start<const U: usize>(&self, pw: &[Block; 16], first: usize, mem: *const Block) -> ([V; U], [V; U]) {
+    unsafe fn start<const U: usize, const FULL: bool>(&self, pw: &[Block; 16], first: usize, mem: *const Block, m: usize) -> ([V; U], [V; U]) {
         unsafe {
             let c = &self.c;
-            let (m, mp) = load_pairs::<V, U>(mem, true);
+            let (m_half, mp) = load_pairs::<V, U, FULL>(mem, m, true);
             let mut w = mp;
             for (u, x) in w.iter_mut().enumerate() {
                 *x = x.xor(pair_offsets_j(pw, &c.lj, first + u * V::LANES));
             }
-            aes4_then_xor(&c.k, &mut w, &m);
+            aes4_then_xor(&c.k, &mut w, &m_half);
             (w, mp)
         }
     }
 
     /// X = M' ⊕ E^{0,0}(W); stores (W, X) and returns ⊕X.
     #[inline(always)]
-    unsafe fn finish<const U: usize>(
+    unsafe fn finish<const U: usize, const FULL: bool>(
         &self,
         _pw: &[Block; 16],
         _first: usize,
         mem: *mut Block,
         (w, mp): ([V; U], [V; U]),
-        interleaved: bool,
+        m: usize,
     ) -> V {
         unsafe {
             let mut x = w;
@@ -303,12 +363,8 @@ impl<V: AesVec> PassSteps<V> for Pass1<V> {
                 *v = v.xor(self.c.i0);
             }
             aes4_then_xor(&self.c.k, &mut x, &mp);
-            store_pairs(mem, &w, &x, interleaved);
-            let mut sum = V::zero();
-            for v in x {
-                sum = sum.xor(v);
-            }
-            sum
+            store_pairs::<V, U, FULL>(mem, &w, &x, m, false);
+            sum_pairs::<V, U, FULL>(&x, m)
         }
     }
 }
@@ -324,7 +380,7 @@ impl<V: AesVec> PassSteps<V> for Pass2<V> {
     type Started<const U: usize> = [V; U];
 
     #[inline(always)]
-    unsafe fn start<const U: usize>(&self, pw: &[Block; 16], first: usize, _mem: *const Block) -> [V; U] {
+    unsafe fn start<const U: usize, const FULL: bool>(&self, pw: &[Block; 16], first: usize, _mem: *const Block, _m: usize) -> [V; U] {
         unsafe {
             let mut e = [self.s2j; U];
             for (u, x) in e.iter_mut().enumerate() {
@@ -337,25 +393,24 @@ impl<V: AesVec> PassSteps<V> for Pass2<V> {
 
     /// Returns ⊕(W ⊕ E); stores the ciphertext pairs interleaved.
     #[inline(always)]
-    unsafe fn finish<const U: usize>(&self, pw: &[Block; 16], first: usize, mem: *mut Block, e: [V; U], interleaved: bool) -> V {
+    unsafe fn finish<const U: usize, const FULL: bool>(&self, pw: &[Block; 16], first: usize, mem: *mut Block, e: [V; U], m: usize) -> V {
         unsafe {
             let c = &self.c;
-            let (mut l, mut r) = load_pairs::<V, U>(mem, interleaved);
+            let (mut l, mut r) = load_pairs::<V, U, FULL>(mem, m, false);
             let mut t = [V::zero(); U];
-            let mut y = V::zero();
             for u in 0..U {
                 l[u] = l[u].xor(e[u]);
                 r[u] = r[u].xor(e[u]);
-                y = y.xor(l[u]);
                 t[u] = r[u].xor(c.i0);
             }
+            let y = sum_pairs::<V, U, FULL>(&l, m);
             aes4_then_xor(&c.k, &mut t, &l);
             for u in 0..U {
                 l[u] = t[u];
                 t[u] = l[u].xor(pair_offsets_j(pw, &c.lj, first + u * V::LANES));
             }
             aes4_then_xor(&c.k, &mut t, &r);
-            store_pairs(mem, &t, &l, true);
+            store_pairs::<V, U, FULL>(mem, &t, &l, m, true);
             y
         }
     }
@@ -569,6 +624,12 @@ macro_rules! one_block_per_register {
         #[inline(always)]
         unsafe fn store_partial(self, _dst: *mut $crate::Block, _n: usize) {
             unreachable!("a 128-bit register holds one block")
+        }
+        #[inline(always)]
+        unsafe fn keep_first(self, n: usize) -> Self {
+            // "Fewer than one" block: none.
+            debug_assert_eq!(n, 0);
+            unsafe { Self::zero() }
         }
         #[inline(always)]
         unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self) {

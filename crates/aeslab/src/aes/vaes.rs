@@ -83,6 +83,10 @@ impl AesVec for __m256i {
     unsafe fn store_partial(self, dst: *mut Block, _n: usize) {
         unsafe { _mm256_maskstore_epi64(dst.cast(), _mm256_setr_epi64x(-1, -1, 0, 0), self) }
     }
+    #[inline(always)]
+    unsafe fn keep_first(self, n: usize) -> Self {
+        unsafe { if n == 0 { _mm256_setzero_si256() } else { _mm256_zextsi128_si256(_mm256_castsi256_si128(self)) } }
+    }
     // (a, a'), (b, b') → (a, b) and (a', b'): 128-bit lane permutes.
     #[inline(always)]
     unsafe fn split_pairs(lo: Self, hi: Self) -> (Self, Self) {
@@ -162,6 +166,10 @@ impl AesVec for __m512i {
     #[inline(always)]
     unsafe fn store_partial(self, dst: *mut Block, n: usize) {
         unsafe { _mm512_mask_storeu_epi64(dst.cast(), ((1u32 << (2 * n)) - 1) as __mmask8, self) }
+    }
+    #[inline(always)]
+    unsafe fn keep_first(self, n: usize) -> Self {
+        unsafe { _mm512_maskz_mov_epi64(((1u32 << (2 * n)) - 1) as __mmask8, self) }
     }
     // (a, a', b, b'), (c, c', d, d') → (a, b, c, d) and (a', b', c', d').
     #[inline(always)]
