@@ -87,7 +87,7 @@ pub(crate) fn hash(t: &Tweakable, nonce: &[u8], ad: &[&[u8]], tau_bits: u32) -> 
     let mut batch = HashBatch { t, buf: [[0u8; 16]; 16], len: 0, sum: V::load(&[0u8; 16]) };
     batch.push(u128::from(tau_bits) ^ t.offset(3, 1));
     for (k, string) in core::iter::once(nonce).chain(ad.iter().copied()).enumerate() {
-        let jj = super::tweak::mul(4 + k as u64, t.j);
+        let jj = t.j_times(4 + k as u64);
         let full = string.len() / 16;
         for (n, off) in IOffsets::starting_at(t, 1).take(full).enumerate() {
             batch.push(load(&string[16 * n..]) ^ jj ^ off);
@@ -233,7 +233,7 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let frag = (data.len() - 32) % 32;
     let (body, rest) = data.split_at_mut(32 * pairs);
     let (fragment, last) = rest.split_at_mut(frag);
-    let (j0, j1, j2) = (0u128, t.j, super::tweak::mul(2, t.j));
+    let (j0, j1, j2) = (0u128, t.j, t.j_times(2));
     let i0 = t.i_offset(0);
 
     // What the kernels rebuild the offsets 2^⌈i/8⌉·I ⊕ (i mod 8)·L of the pairs from.

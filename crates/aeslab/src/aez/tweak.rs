@@ -115,6 +115,10 @@ pub(crate) struct Tweakable {
     pub(crate) j: u128,
     /// `k·L` for k = 0..8.
     l_mult: [u128; 8],
+    /// `k·J` for k = 0..8 (AEZ-core and AEZ-hash use j ≤ 5 for short AD lists).
+    j_mult: [u128; 8],
+    /// `2·I`, the power of I of i = 1..=8.
+    two_i: u128,
     pub(crate) kind: BackendKind,
 }
 
@@ -123,6 +127,8 @@ impl Drop for Tweakable {
         self.i.zeroize();
         self.j.zeroize();
         self.l_mult.zeroize();
+        self.j_mult.zeroize();
+        self.two_i.zeroize();
     }
 }
 
@@ -133,7 +139,9 @@ impl Tweakable {
         let rounds = engine_for(kind, &i, &j, &l)?;
         let lu = to_u128(&l);
         let l_mult = core::array::from_fn(|k| mul(k as u64, lu));
-        Ok(Tweakable { rounds, i: to_u128(&i), j: to_u128(&j), l_mult, kind })
+        let (i, j) = (to_u128(&i), to_u128(&j));
+        let j_mult = core::array::from_fn(|k| mul(k as u64, j));
+        Ok(Tweakable { rounds, i, j, l_mult, j_mult, two_i: dbl(i), kind })
     }
 
     pub fn l(&self) -> u128 {
@@ -141,17 +149,30 @@ impl Tweakable {
     }
 
     /// `2^⌈i/8⌉·I ⊕ (i mod 8)·L`: the part of the AES4 offset that depends on i.
+    /// (i and j are public positions: the branches below reveal nothing secret.)
     pub fn i_offset(&self, i: u64) -> u128 {
-        let mut p = self.i;
-        for _ in 0..i.div_ceil(8) {
-            p = dbl(p);
-        }
+        let p = match i {
+            0 => self.i,
+            1..=8 => self.two_i,
+            _ => (1..i.div_ceil(8)).fold(self.two_i, |p, _| dbl(p)),
+        };
         p ^ self.l_mult[(i % 8) as usize]
     }
 
-    /// The offset of E^{j,i}: the block XORed into the input before the AES rounds.
+    /// The offset of E^{j,i}: the block XORed into the input before the AES rounds. The
+    /// small multiples that AEZ-core and AEZ-hash use are kept, not recomputed per call.
     pub fn offset(&self, j: i64, i: u64) -> u128 {
-        if j < 0 { mul(i, self.l()) } else { mul(j as u64, self.j) ^ self.i_offset(i) }
+        if j < 0 {
+            if i < 8 { self.l_mult[i as usize] } else { mul(i, self.l()) }
+        } else {
+            let jj = if j < 8 { self.j_mult[j as usize] } else { mul(j as u64, self.j) };
+            jj ^ self.i_offset(i)
+        }
+    }
+
+    /// `k·J`.
+    pub fn j_times(&self, k: u64) -> u128 {
+        if k < 8 { self.j_mult[k as usize] } else { mul(k, self.j) }
     }
 
     /// E^{j,i}_K(x) for one block.
