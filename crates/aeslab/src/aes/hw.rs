@@ -288,10 +288,10 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
         let (n, base) = (pairs.len(), pairs.as_mut_ptr());
         let wide = AEZ_UNITS * V::LANES;
         assert!(wide <= ZERO_PAIRS.len() && wide <= CHUNK_PAIRS, "steps of at most 16 pairs");
-        let mut ring = PowerRing::new(offs);
-        ring.fill(0);
         let mut acc = V::zero();
         if n > 0 {
+            let mut ring = PowerRing::new(offs);
+            ring.fill(0);
             let mut first = 0usize;
             let mut cur = start_step(pass, &ring.powers, 0, base.cast(), wide.min(n));
             loop {
