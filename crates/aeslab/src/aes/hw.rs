@@ -291,12 +291,11 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
         let mut acc = V::zero();
         if n > 0 {
             let mut ring = PowerRing::new(offs);
-            ring.fill(0);
             let mut first = 0usize;
             let mut cur = start_step(pass, &ring.powers, 0, base.cast(), wide.min(n));
             loop {
-                // On reaching chunk c, fill chunk c + 1 (if there are pairs in it).
-                if first.is_multiple_of(CHUNK_PAIRS) && n > first + CHUNK_PAIRS {
+                // On reaching chunk c ≥ 1, fill chunk c + 1 (if there are pairs in it).
+                if first.is_multiple_of(CHUNK_PAIRS) && first > 0 && n > first + CHUNK_PAIRS {
                     ring.fill(first / CHUNK_PAIRS + 1);
                 }
                 let (m, next) = (wide.min(n - first), first + wide);

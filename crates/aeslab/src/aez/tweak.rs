@@ -119,6 +119,7 @@ pub(crate) struct Tweakable {
     j_mult: [u128; 8],
     /// `2·I`, the power of I of i = 1..=8.
     two_i: u128,
+    pair_offsets: PairOffsets,
     pub(crate) kind: BackendKind,
 }
 
@@ -141,7 +142,8 @@ impl Tweakable {
         let l_mult = core::array::from_fn(|k| mul(k as u64, lu));
         let (i, j) = (to_u128(&i), to_u128(&j));
         let j_mult = core::array::from_fn(|k| mul(k as u64, j));
-        Ok(Tweakable { rounds, i, j, l_mult, j_mult, two_i: dbl(i), kind })
+        let pair_offsets = PairOffsets::new(i, &l_mult);
+        Ok(Tweakable { rounds, i, j, l_mult, j_mult, two_i: dbl(i), pair_offsets, kind })
     }
 
     pub fn l(&self) -> u128 {
@@ -210,26 +212,42 @@ impl Tweakable {
 }
 
 impl Tweakable {
-    /// What the AEZ-core kernels need to rebuild the pair offsets (see [`PairOffsets`]).
-    pub fn pair_offsets(&self) -> PairOffsets {
-        PairOffsets { two_i: dbl(self.i), l: core::array::from_fn(|k| to_block(self.l_mult[(k + 1) % 8])) }
+    /// What the AEZ-core kernels rebuild the pair offsets from (see [`PairOffsets`]).
+    pub fn pair_offsets(&self) -> &PairOffsets {
+        &self.pair_offsets
     }
 }
 
 /// AEZ-core's pair offsets `2^⌈i/8⌉·I ⊕ (i mod 8)·L` in two parts: pair `p` (counted from 0,
-/// so i = p + 1) has `2^(p/8 + 1)·I ⊕ l[p % 8]`. The kernels double the power of I once per
-/// eight pairs ([`ChunkPowers`]) and rebuild a register of offsets from one broadcast and one
-/// XOR: nothing per pair is stored. Wiped on drop.
+/// so i = p + 1) has `2^(p/8 + 1)·I ⊕ l[p % 8]`. The kernels rebuild a register of offsets
+/// from one broadcast and one XOR, and double the power of I once per eight pairs
+/// ([`PowerRing`]): nothing per pair is stored. Built with the key; wiped on drop.
 pub(crate) struct PairOffsets {
-    /// `2·I`, the power of pairs 0..8.
-    pub(crate) two_i: u128,
+    /// The powers of I of the first 128 pairs, `2^(q+1)·I` for q = 0..16: a [`PowerRing`]'s
+    /// first two chunks, so that a message starts without waiting for doublings.
+    pub(crate) first_powers: [Block; 16],
+    /// `2^17·I`, the power of pairs 128..136.
+    pub(crate) after_first: u128,
     /// `((k + 1) mod 8)·L` for k = 0..8, as blocks.
     pub(crate) l: [Block; 8],
 }
 
+impl PairOffsets {
+    fn new(i: u128, l_mult: &[u128; 8]) -> Self {
+        let mut power = dbl(i);
+        let first_powers = core::array::from_fn(|_| {
+            let b = to_block(power);
+            power = dbl(power);
+            b
+        });
+        PairOffsets { first_powers, after_first: power, l: core::array::from_fn(|k| to_block(l_mult[(k + 1) % 8])) }
+    }
+}
+
 impl Drop for PairOffsets {
     fn drop(&mut self) {
-        self.two_i.zeroize();
+        crate::ct::wipe(self.first_powers.as_flattened_mut());
+        self.after_first.zeroize();
         crate::ct::wipe(self.l.as_flattened_mut());
     }
 }
@@ -238,9 +256,10 @@ impl Drop for PairOffsets {
 pub(crate) const CHUNK_PAIRS: usize = 64;
 
 /// The powers of I of two consecutive chunks of [`CHUNK_PAIRS`] pairs, as blocks: pair `p`
-/// uses `powers[(p / 8) % 16]`. A kernel fills chunk `c + 1` when it reaches chunk `c`,
-/// overwriting chunk `c − 1`: the doublings, a dependent chain, run a chunk before their
-/// results are loaded, and a message of any length needs 256 bytes of powers. Wiped on drop.
+/// uses `powers[(p / 8) % 16]`. It starts with chunks 0 and 1 (from [`PairOffsets`]); a kernel
+/// fills chunk `c + 1` when it reaches chunk `c ≥ 1`, overwriting chunk `c − 1`: the
+/// doublings, a dependent chain, run a chunk before their results are loaded, and a message
+/// of any length needs 256 bytes of powers. Wiped on drop.
 pub(crate) struct PowerRing {
     pub(crate) powers: [Block; 16],
     /// The power of the next chunk to fill.
@@ -248,13 +267,13 @@ pub(crate) struct PowerRing {
 }
 
 impl PowerRing {
-    /// Nothing filled yet; fill chunk 0 (and 1) first.
+    /// Chunks 0 and 1 filled.
     #[inline(always)]
     pub(crate) fn new(offs: &PairOffsets) -> Self {
-        PowerRing { powers: [[0u8; 16]; 16], next: offs.two_i }
+        PowerRing { powers: offs.first_powers, next: offs.after_first }
     }
 
-    /// Fills chunk `chunk`, the one after the last filled (chunks are filled in order).
+    /// Fills chunk `chunk`, the one after the last filled (chunks are filled in order, from 2).
     #[inline(always)]
     pub(crate) fn fill(&mut self, chunk: usize) {
         let half = (chunk % 2) * 8;
@@ -321,11 +340,10 @@ mod tests {
         let key: [u8; 48] = core::array::from_fn(|k| (k * 13 + 1) as u8);
         let t = Tweakable::new(&key, BackendKind::Ct64).unwrap();
         let offs = t.pair_offsets();
-        let mut ring = PowerRing::new(&offs);
-        ring.fill(0);
+        let mut ring = PowerRing::new(offs);
         for p in 0..5 * CHUNK_PAIRS {
-            // As the kernels do: on reaching chunk c, fill chunk c + 1.
-            if p % CHUNK_PAIRS == 0 {
+            // As the kernels do: on reaching chunk c ≥ 1, fill chunk c + 1.
+            if p % CHUNK_PAIRS == 0 && p > 0 {
                 ring.fill(p / CHUNK_PAIRS + 1);
             }
             let got = to_u128(&ring.powers[(p / 8) % 16]) ^ to_u128(&offs.l[p % 8]);
