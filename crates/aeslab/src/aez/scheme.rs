@@ -265,7 +265,7 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let (j1b, j2b, i0b) = (to_block(j1), to_block(j2), to_block(j0 ^ i0));
     // The backend's register kernel takes what it can; a batched loop does the rest.
     // (Nothing to set up when there are no pairs.)
-    let (done, x_kernel) = if pairs > 0 { t.rounds.core_pass1(pair_blocks, &offs, &j1b, &i0b) } else { (0, [0u8; 16]) };
+    let (done, x_kernel) = if pairs > 0 { t.rounds.core_pass1(pair_blocks, offs, &j1b, &i0b) } else { (0, [0u8; 16]) };
     let xacc = V::load(&x_kernel).xor(pass1_batched(t, &mut pair_blocks[done..], done, &j1b, &i0b));
     let mut x = [0u8; 16];
     xacc.store(&mut x);
@@ -315,7 +315,7 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let mut s2b = [0u8; 16];
     s2.store(&mut s2b);
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
-    let (done, y_kernel) = if pairs > 0 { t.rounds.core_pass2(pair_blocks, &offs, &s2b, &j1b, &i0b) } else { (0, [0u8; 16]) };
+    let (done, y_kernel) = if pairs > 0 { t.rounds.core_pass2(pair_blocks, offs, &s2b, &j1b, &i0b) } else { (0, [0u8; 16]) };
     let yacc = V::load(&y_kernel).xor(pass2_batched(t, &mut pair_blocks[done..], done, &s2b, &j1b, &i0b));
     let mut y = [0u8; 16];
     yacc.store(&mut y);
