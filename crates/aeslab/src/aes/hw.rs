@@ -262,9 +262,6 @@ trait PassSteps<V: AesVec> {
     unsafe fn finish<const U: usize, const FULL: bool>(&self, pw: &[Block; 16], first: usize, mem: *mut Block, started: Self::Started<U>, m: usize) -> V;
 }
 
-/// Sixteen zero pairs: what the last pipelined step starts on (its result is dropped).
-static ZERO_PAIRS: [[u8; 32]; 16] = [[0; 32]; 16];
-
 /// Starts the step of the `m` pairs from `first`.
 #[inline(always)]
 unsafe fn start_step<V: AesVec, P: PassSteps<V>>(pass: &P, pw: &[Block; 16], first: usize, mem: *const Block, m: usize) -> P::Started<AEZ_UNITS> {
@@ -287,7 +284,7 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
     unsafe {
         let (n, base) = (pairs.len(), pairs.as_mut_ptr());
         let wide = AEZ_UNITS * V::LANES;
-        assert!(wide <= ZERO_PAIRS.len() && wide <= CHUNK_PAIRS, "steps of at most 16 pairs");
+        assert!(wide <= CHUNK_PAIRS, "a step started ahead stays within the next chunk");
         let mut acc = V::zero();
         if n > 0 {
             let mut ring = PowerRing::new(offs);
@@ -298,25 +295,23 @@ unsafe fn run_pass<V: AesVec, P: PassSteps<V>>(pairs: &mut [[u8; 32]], offs: &Pa
                 if first.is_multiple_of(CHUNK_PAIRS) && first > 0 && n > first + CHUNK_PAIRS {
                     ring.fill(first / CHUNK_PAIRS + 1);
                 }
-                let (m, next) = (wide.min(n - first), first + wide);
-                // After the last step, start a step of zeros (memory it may read): not past the end.
-                let started = if next < n {
-                    start_step(pass, &ring.powers, next, base.add(next).cast(), wide.min(n - next))
-                } else {
-                    pass.start::<AEZ_UNITS, true>(&ring.powers, next, ZERO_PAIRS.as_ptr().cast(), wide)
-                };
-                let mem = base.add(first).cast();
-                acc = acc.xor(if m == wide {
-                    pass.finish::<AEZ_UNITS, true>(&ring.powers, first, mem, cur, m)
-                } else {
-                    pass.finish::<AEZ_UNITS, false>(&ring.powers, first, mem, cur, m)
-                });
-                cur = started;
-                first = next;
-                if first >= n {
+                let next = first + wide;
+                if next >= n {
                     break;
                 }
+                // A step with a next one has all its pairs.
+                let started = start_step(pass, &ring.powers, next, base.add(next).cast(), wide.min(n - next));
+                acc = acc.xor(pass.finish::<AEZ_UNITS, true>(&ring.powers, first, base.add(first).cast(), cur, wide));
+                cur = started;
+                first = next;
             }
+            // The last step, with nothing left to start.
+            let (m, mem) = (n - first, base.add(first).cast());
+            acc = acc.xor(if m == wide {
+                pass.finish::<AEZ_UNITS, true>(&ring.powers, first, mem, cur, m)
+            } else {
+                pass.finish::<AEZ_UNITS, false>(&ring.powers, first, mem, cur, m)
+            });
         }
         xor_lanes(acc)
     }
