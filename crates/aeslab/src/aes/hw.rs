@@ -252,7 +252,7 @@ impl<V: AesVec> PassConsts<V> {
 /// No closures here or in anything a kernel inlines (a trait, loops rather than
 /// `array::from_fn` or `fold`): a closure's body is not compiled with the caller's target
 /// features, and where the optimizer does not inline it every intrinsic inside becomes a call.
-/// (With the workspace's release profile that made the kernels four times slower.)
+/// (With the workspace's release profile that made the kernels about five times slower.)
 trait PassSteps<V: AesVec> {
     /// What `start` hands to `finish`.
     type Started<const U: usize>: Copy;

@@ -263,7 +263,7 @@ fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     // Pass 1: W_i = M_i ⊕ E^{1,i}(M'_i); X_i = M'_i ⊕ E^{0,0}(W_i); X = ⊕ X_i.
     // E^{1,i} adds J ⊕ off_i, E^{0,0} adds I.
     let (j1b, j2b, i0b) = (to_block(j1), to_block(j2), to_block(j0 ^ i0));
-    // The backend's register kernel takes what it can; a batched loop does the rest.
+    // The backend's register kernel does all the pairs; without one, the batched loop does.
     // (Nothing to set up when there are no pairs.)
     let (done, x_kernel) = if pairs > 0 { t.rounds.core_pass1(pair_blocks, offs, &j1b, &i0b) } else { (0, [0u8; 16]) };
     let xacc = V::load(&x_kernel).xor(pass1_batched(t, &mut pair_blocks[done..], done, &j1b, &i0b));

@@ -115,7 +115,7 @@ pub(crate) struct Tweakable {
     pub(crate) j: u128,
     /// `k·L` for k = 0..8.
     l_mult: [u128; 8],
-    /// `k·J` for k = 0..8 (AEZ-core and AEZ-hash use j ≤ 5 for short AD lists).
+    /// `k·J` for k = 0..8: every j of AEZ-core, and of AEZ-hash with up to three AD strings.
     j_mult: [u128; 8],
     /// `2·I`, the power of I of i = 1..=8.
     two_i: u128,
@@ -151,7 +151,7 @@ impl Tweakable {
     }
 
     /// `2^⌈i/8⌉·I ⊕ (i mod 8)·L`: the part of the AES4 offset that depends on i.
-    /// (i and j are public positions: the branches below reveal nothing secret.)
+    /// (i is a public position: the branches below reveal nothing secret.)
     pub fn i_offset(&self, i: u64) -> u128 {
         let p = match i {
             0 => self.i,
