@@ -117,8 +117,6 @@ pub(crate) struct Tweakable {
     l_mult: [u128; 8],
     /// `k·J` for k = 0..8: every j of AEZ-core, and of AEZ-hash with up to three AD strings.
     j_mult: [u128; 8],
-    /// `2·I`, the power of I of i = 1..=8.
-    two_i: u128,
     pair_offsets: PairOffsets,
     pub(crate) kind: BackendKind,
 }
@@ -129,7 +127,6 @@ impl Drop for Tweakable {
         self.j.zeroize();
         self.l_mult.zeroize();
         self.j_mult.zeroize();
-        self.two_i.zeroize();
     }
 }
 
@@ -143,22 +140,27 @@ impl Tweakable {
         let (i, j) = (to_u128(&i), to_u128(&j));
         let j_mult = core::array::from_fn(|k| mul(k as u64, j));
         let pair_offsets = PairOffsets::new(i, &l_mult);
-        Ok(Tweakable { rounds, i, j, l_mult, j_mult, two_i: dbl(i), pair_offsets, kind })
+        Ok(Tweakable { rounds, i, j, l_mult, j_mult, pair_offsets, kind })
     }
 
     pub fn l(&self) -> u128 {
         self.l_mult[1]
     }
 
-    /// `2^⌈i/8⌉·I ⊕ (i mod 8)·L`: the part of the AES4 offset that depends on i.
-    /// (i is a public position: the branches below reveal nothing secret.)
-    pub fn i_offset(&self, i: u64) -> u128 {
-        let p = match i {
+    /// `2^q·I`: the powers the key set-up computed (q ≤ 17), doubled on from there beyond.
+    /// (q is a public position: the branches reveal nothing secret.)
+    fn power_of_i(&self, q: u64) -> u128 {
+        let offs = &self.pair_offsets;
+        match q {
             0 => self.i,
-            1..=8 => self.two_i,
-            _ => (1..i.div_ceil(8)).fold(self.two_i, |p, _| dbl(p)),
-        };
-        p ^ self.l_mult[(i % 8) as usize]
+            1..=16 => to_u128(&offs.first_powers[q as usize - 1]),
+            _ => (17..q).fold(offs.after_first, |p, _| dbl(p)),
+        }
+    }
+
+    /// `2^⌈i/8⌉·I ⊕ (i mod 8)·L`: the part of the AES4 offset that depends on i.
+    pub fn i_offset(&self, i: u64) -> u128 {
+        self.power_of_i(i.div_ceil(8)) ^ self.l_mult[(i % 8) as usize]
     }
 
     /// The offset of E^{j,i}: the block XORed into the input before the AES rounds. The
@@ -167,8 +169,7 @@ impl Tweakable {
         if j < 0 {
             if i < 8 { self.l_mult[i as usize] } else { mul(i, self.l()) }
         } else {
-            let jj = if j < 8 { self.j_mult[j as usize] } else { mul(j as u64, self.j) };
-            jj ^ self.i_offset(i)
+            self.j_times(j as u64) ^ self.i_offset(i)
         }
     }
 
@@ -301,11 +302,7 @@ pub(crate) struct IOffsets<'a> {
 
 impl<'a> IOffsets<'a> {
     pub fn starting_at(t: &'a Tweakable, i: u64) -> Self {
-        let mut power = t.i;
-        for _ in 0..i.div_ceil(8) {
-            power = dbl(power);
-        }
-        IOffsets { t, i, power }
+        IOffsets { t, i, power: t.power_of_i(i.div_ceil(8)) }
     }
 }
 
@@ -359,10 +356,15 @@ mod tests {
     fn incremental_offsets_match_direct_ones() {
         let key: [u8; 48] = core::array::from_fn(|k| (k * 29 + 7) as u8);
         let t = Tweakable::new(&key, BackendKind::Ct64).unwrap();
-        for start in [0u64, 1, 7, 8, 9, 63, 64, 65] {
+        for start in [0u64, 1, 7, 8, 9, 63, 64, 65, 127, 128, 129, 135, 136, 137, 300] {
             for (k, off) in IOffsets::starting_at(&t, start).take(40).enumerate() {
                 assert_eq!(off, t.i_offset(start + k as u64), "start {start} step {k}");
             }
+        }
+        // Against the definition, doubling I from scratch (the kept powers end at i = 136).
+        for i in 0u64..400 {
+            let power = (0..i.div_ceil(8)).fold(t.i, |p, _| dbl(p));
+            assert_eq!(t.i_offset(i), power ^ mul(i % 8, t.l()), "i {i}");
         }
     }
 }
