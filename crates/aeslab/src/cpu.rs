@@ -4,11 +4,46 @@
 //! them, e.g. `vaes,avx512f`) makes aeslab treat those features as absent, as OpenSSL's
 //! `OPENSSL_ia32cap` does: to measure or test as on a CPU without them. Masking only ever
 //! removes backends, so it cannot make an unsupported instruction run.
+//!
+//! Masking a feature also masks every feature that implies it, because no CPU has those without
+//! it and because the compiler assumes the same: code compiled with
+//! `#[target_feature(enable = "avx512f")]` may use AVX2 instructions, so `AESLAB_CPU_MASK=avx2`
+//! must take away the AVX-512 paths too. [`IMPLIES`] is Rust's own implication table for the
+//! features aeslab looks at.
 
 use std::sync::OnceLock;
 
-/// Whether `AESLAB_CPU_MASK` names `feature`.
-pub fn masked(feature: &str) -> bool {
+/// Feature → the features it implies (directly), as rustc's `#[target_feature]` treats them.
+#[cfg(target_arch = "x86_64")]
+pub const IMPLIES: &[(&str, &[&str])] = &[
+    ("sse3", &["sse2"]),
+    ("ssse3", &["sse3"]),
+    ("sse4.1", &["ssse3"]),
+    ("sse4.2", &["sse4.1"]),
+    ("avx", &["sse4.2"]),
+    ("avx2", &["avx"]),
+    ("fma", &["avx"]),
+    ("f16c", &["avx"]),
+    ("avx512f", &["avx2", "fma", "f16c"]),
+    ("avx512bw", &["avx512f"]),
+    ("avx512vl", &["avx512f"]),
+    ("aes", &["sse2"]),
+    ("pclmulqdq", &["sse2"]),
+    ("vaes", &["avx2", "aes"]),
+    ("vpclmulqdq", &["avx", "pclmulqdq"]),
+    ("gfni", &["sse2"]),
+    ("sha", &["sse2"]),
+];
+
+/// Feature → the features it implies (directly).
+#[cfg(target_arch = "aarch64")]
+pub const IMPLIES: &[(&str, &[&str])] = &[("aes", &["neon"]), ("pmull", &["neon"]), ("sha2", &["neon"]), ("sha3", &["sha2"])];
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub const IMPLIES: &[(&str, &[&str])] = &[];
+
+/// The names `AESLAB_CPU_MASK` lists, lower-cased.
+fn mask_list() -> &'static [String] {
     static MASK: OnceLock<Vec<String>> = OnceLock::new();
     MASK.get_or_init(|| {
         std::env::var("AESLAB_CPU_MASK")
@@ -18,11 +53,20 @@ pub fn masked(feature: &str) -> bool {
             .filter(|f| !f.is_empty())
             .collect()
     })
-    .iter()
-    .any(|m| m == feature)
 }
 
-/// `is_x86_feature_detected!`, minus the features `AESLAB_CPU_MASK` names.
+/// Whether `feature` is masked: named in `AESLAB_CPU_MASK`, or implying (through [`IMPLIES`])
+/// a feature that is.
+pub fn masked(feature: &str) -> bool {
+    masked_by(feature, mask_list())
+}
+
+fn masked_by(feature: &str, mask: &[String]) -> bool {
+    mask.iter().any(|m| m == feature)
+        || IMPLIES.iter().filter(|(f, _)| *f == feature).flat_map(|(_, implied)| implied.iter()).any(|i| masked_by(i, mask))
+}
+
+/// `is_x86_feature_detected!`, minus the features `AESLAB_CPU_MASK` masks.
 #[cfg(target_arch = "x86_64")]
 macro_rules! x86_has {
     ($($f:tt),+) => { $(std::arch::is_x86_feature_detected!($f) && !$crate::cpu::masked($f))&&+ };
@@ -59,4 +103,34 @@ pub fn features() -> Vec<&'static str> {
         probe!("neon", "aes", "pmull", "sha2", "sha3");
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mask(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn masking_a_feature_masks_what_implies_it() {
+        let avx2 = mask(&["avx2"]);
+        for f in ["avx2", "avx512f", "avx512bw", "avx512vl", "vaes"] {
+            assert!(masked_by(f, &avx2), "{f} survives masking avx2");
+        }
+        for f in ["avx", "aes", "pclmulqdq", "ssse3", "vpclmulqdq", "sha"] {
+            assert!(!masked_by(f, &avx2), "{f} masked with avx2");
+        }
+        // AES-NI and PCLMULQDQ take their vector forms with them.
+        assert!(masked_by("vaes", &mask(&["aes"])) && masked_by("vpclmulqdq", &mask(&["pclmulqdq"])));
+        // SSSE3 takes everything above it.
+        let ssse3 = mask(&["ssse3"]);
+        for f in ["sse4.1", "avx", "avx2", "avx512f", "vaes", "vpclmulqdq"] {
+            assert!(masked_by(f, &ssse3), "{f} survives masking ssse3");
+        }
+        assert!(!masked_by("aes", &ssse3) && !masked_by("sse2", &ssse3));
+        assert!(!masked_by("avx2", &mask(&[])));
+    }
 }

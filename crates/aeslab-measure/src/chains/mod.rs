@@ -119,13 +119,29 @@ impl PipelineChain {
     }
 }
 
+/// `None` when every feature in `requires` is there, else what is absent: "CPU lacks avx512f",
+/// or "vaes masked by AESLAB_CPU_MASK" for a feature the mask hides (as it hides it from
+/// aeslab's dispatch).
 fn missing(requires: &[&str]) -> Option<String> {
-    let absent: Vec<&str> = requires.iter().copied().filter(|f| !has_feature(f)).collect();
-    if absent.is_empty() { None } else { Some(format!("CPU lacks {}", absent.join(", "))) }
+    let lacks: Vec<&str> = requires.iter().copied().filter(|f| !detected(f)).collect();
+    let masked: Vec<&str> = requires.iter().copied().filter(|f| detected(f) && aeslab::cpu::masked(f)).collect();
+    let mut reasons = Vec::new();
+    if !lacks.is_empty() {
+        reasons.push(format!("CPU lacks {}", lacks.join(", ")));
+    }
+    if !masked.is_empty() {
+        reasons.push(format!("{} masked by AESLAB_CPU_MASK", masked.join(", ")));
+    }
+    (!reasons.is_empty()).then(|| reasons.join("; "))
+}
+
+/// Whether this CPU has `name` and `AESLAB_CPU_MASK` does not hide it.
+pub fn has_feature(name: &str) -> bool {
+    detected(name) && !aeslab::cpu::masked(name)
 }
 
 /// Runtime feature detection by name (the detection macros want literals).
-pub fn has_feature(name: &str) -> bool {
+fn detected(name: &str) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::is_x86_feature_detected as d;

@@ -69,7 +69,7 @@ clmul_vec!(__m512i, _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_
     ),
     lane0: |x| _mm512_zextsi128_si512(x));
 
-/// The widest carry-less multiply this CPU has.
+/// The register width of a carry-less GHASH.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Width {
     Xmm,
@@ -78,25 +78,16 @@ enum Width {
 }
 
 impl Width {
-    fn detect() -> Option<Width> {
+    /// Whether this CPU has what the width's entry point below enables — each width checked on
+    /// its own features (a CPU with the zmm form may still have its ymm form masked).
+    fn available(self) -> bool {
         use crate::cpu::x86_has;
-        if !(x86_has!("pclmulqdq") && x86_has!("ssse3")) {
-            None
-        } else if x86_has!("vpclmulqdq") && x86_has!("avx512f") && x86_has!("avx512bw") {
-            Some(Width::Zmm)
-        } else if x86_has!("vpclmulqdq") && x86_has!("avx2") {
-            Some(Width::Ymm)
-        } else {
-            Some(Width::Xmm)
-        }
-    }
-
-    fn lanes(self) -> usize {
-        match self {
-            Width::Xmm => 1,
-            Width::Ymm => 2,
-            Width::Zmm => 4,
-        }
+        x86_has!("pclmulqdq", "ssse3")
+            && match self {
+                Width::Xmm => true,
+                Width::Ymm => x86_has!("vpclmulqdq", "avx2"),
+                Width::Zmm => x86_has!("vpclmulqdq", "avx512f", "avx512bw"),
+            }
     }
 }
 
@@ -125,9 +116,9 @@ fn width(imp: GhashImpl) -> Option<Width> {
     }
 }
 
-/// Whether this CPU runs `imp` (every width up to the widest it has).
+/// Whether this CPU runs `imp`.
 pub(crate) fn available(imp: GhashImpl) -> bool {
-    width(imp).is_some_and(|need| Width::detect().is_some_and(|w| w.lanes() >= need.lanes()))
+    width(imp).is_some_and(Width::available)
 }
 
 /// GHASH of whole `blocks` into `acc` with `imp`.
