@@ -48,6 +48,15 @@ pub struct AceRecord {
     /// shown in the listing, not part of the JSON record.
     #[serde(skip)]
     pub plus_minus: Option<f64>,
+    /// The figure's relative spread (for `perm`, the largest over the runs); not in the JSON.
+    #[serde(skip)]
+    pub spread: f64,
+}
+
+impl crate::records::Measured for AceRecord {
+    fn spread(&self) -> f64 {
+        self.spread
+    }
 }
 
 pub struct AceBench {
@@ -95,6 +104,7 @@ pub fn measure(args: &BenchAceArgs, progress: &Progress) -> Result<AceBench, Str
     // The permutation: every backend on states it keeps permuting, interleaved; the whole
     // comparison repeated `runs` times for the ± column.
     let mut per_run: Vec<Vec<f64>> = vec![Vec::new(); backends.len()];
+    let mut spreads = vec![0.0f64; backends.len()];
     for run in 0..runs {
         progress.step(&format!("bench ace: permutation, run {} of {runs}", run + 1));
         cal.refresh();
@@ -110,11 +120,12 @@ pub fn measure(args: &BenchAceArgs, progress: &Progress) -> Result<AceBench, Str
             })
             .collect();
         let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-        for ((t, b), cpb) in interleaved(cal.clock, plan, &mut refs).iter().zip(&backends).zip(per_run.iter_mut()) {
-            cpb.push(t.cycles(&cal) / (STATE_BYTES * b.lanes()) as f64);
+        for (((t, b), cpb), sp) in interleaved(&cal, plan, &mut refs).iter().zip(&backends).zip(per_run.iter_mut()).zip(spreads.iter_mut()) {
+            cpb.push(t.cycles / (STATE_BYTES * b.lanes()) as f64);
+            *sp = sp.max(t.spread);
         }
     }
-    for (b, cpb) in backends.iter().zip(&per_run) {
+    for ((b, cpb), &sp) in backends.iter().zip(&per_run).zip(&spreads) {
         let (mid, spread) = median_and_spread(cpb);
         records.push(AceRecord {
             implementation: "aeslab",
@@ -124,6 +135,7 @@ pub fn measure(args: &BenchAceArgs, progress: &Progress) -> Result<AceBench, Str
             bytes: STATE_BYTES * b.lanes(),
             cycles_per_byte: mid,
             plus_minus: Some(spread),
+            spread: sp,
         });
     }
 
@@ -176,15 +188,16 @@ pub fn measure(args: &BenchAceArgs, progress: &Progress) -> Result<AceBench, Str
             }
         }
         let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-        for (t, &(b, lanes)) in interleaved(cal.clock, plan, &mut refs).iter().zip(&shapes) {
+        for (t, &(b, lanes)) in interleaved(&cal, plan, &mut refs).iter().zip(&shapes) {
             records.push(AceRecord {
                 implementation: "aeslab",
                 op,
                 backend: b.name().into(),
                 lanes,
                 bytes: n,
-                cycles_per_byte: t.cycles(&cal) / (n.max(1) * lanes) as f64,
+                cycles_per_byte: t.cycles / (n.max(1) * lanes) as f64,
                 plus_minus: None,
+                spread: t.spread,
             });
         }
     }
@@ -237,14 +250,15 @@ pub fn markdown(b: &AceBench) -> String {
             rows.push(vec![
                 if op == "aead" { "ACE-AE-128".into() } else { "ACE-H-256".into() },
                 r.backend.clone(),
-                format!("{:.2}", r.cycles_per_byte),
+                crate::records::figure(r.cycles_per_byte, 2, r.spread),
                 many.map_or("1".into(), |m| m.lanes.to_string()),
-                many.map_or("—".into(), |m| format!("{:.2}", m.cycles_per_byte)),
+                many.map_or("—".into(), |m| crate::records::figure(m.cycles_per_byte, 2, m.spread)),
                 scalar.map_or("—".into(), |sc| format!("{:.2}×", sc / best)),
             ]);
         }
     }
     s += &crate::markdown::table(&header, &rows);
+    s += &crate::records::noise_footnote(&b.records);
     s += &summary(b);
     s
 }

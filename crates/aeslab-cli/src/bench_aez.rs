@@ -42,6 +42,15 @@ pub struct AezRecord {
     pub mb_per_s: f64,
     #[serde(default)]
     pub cycles_per_byte: f64,
+    /// The figure's relative spread; not part of the JSON record.
+    #[serde(skip)]
+    pub spread: f64,
+}
+
+impl crate::records::Measured for AezRecord {
+    fn spread(&self) -> f64 {
+        self.spread
+    }
 }
 
 pub struct AezBench {
@@ -122,17 +131,18 @@ pub fn measure(args: &BenchAezArgs, progress: &Progress) -> Result<AezBench, Str
         let nonce_ref = &nonce;
         jobs.push(Box::new(move || zears_ref.encrypt_inplace(nonce_ref, &[], 16, zbuf)));
         let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-        let timings = interleaved(cal.clock, plan, &mut refs);
+        let timings = interleaved(&cal, plan, &mut refs);
         let names = ours.iter().map(|(k, _)| ("aeslab", k.name().to_string())).chain([("zears", "aes 0.8 (autodetect)".to_string())]);
         for ((implementation, backend), t) in names.zip(timings) {
-            let ns = t.nanos(&cal);
+            let ns = t.nanos;
             records.push(AezRecord {
                 implementation: implementation.into(),
                 backend,
                 bytes: size,
                 ns_per_op: ns,
                 mb_per_s: size as f64 / ns * 1e3,
-                cycles_per_byte: t.cycles(&cal) / size.max(1) as f64,
+                cycles_per_byte: t.cycles / size.max(1) as f64,
+                spread: t.spread,
             });
         }
     }
@@ -190,14 +200,15 @@ pub fn markdown(b: &AezBench) -> String {
             rows.push(vec![
                 name,
                 r.bytes.to_string(),
-                format!("{:.0}", r.ns_per_op),
+                crate::records::figure(r.ns_per_op, 0, r.spread),
                 format!("{:.2}", r.mb_per_s),
-                format!("{:.3}", r.cycles_per_byte),
+                crate::records::figure(r.cycles_per_byte, 3, r.spread),
             ]);
         }
     }
     let mut s = String::from("AEZ encryption, tau 16, no AD:\n\n");
     s += &crate::markdown::table(&header, &rows);
+    s += &crate::records::noise_footnote(&b.records);
     s += &summary(b);
     for n in &b.notes {
         let _ = writeln!(s, "\nNote: {n}");

@@ -12,7 +12,7 @@ use clap::Args;
 use crate::CliResult;
 use crate::peers::{CTR_PEERS, CtrPeer, OpenSsl};
 use crate::progress::Progress;
-use crate::records::{KeySetup, Record, Throughput};
+use crate::records::{KeySetup, Record, Throughput, figure, noise_footnote};
 
 #[derive(Args, Clone)]
 pub struct BenchCtrArgs {
@@ -178,7 +178,7 @@ pub fn measure(args: &BenchCtrArgs, progress: &Progress) -> Result<CtrBench, Str
                 .map(|(p, b)| Box::new(move || p.apply(b)) as Box<dyn FnMut()>)
                 .collect();
             let mut refs: Vec<&mut dyn FnMut()> = closures.iter_mut().map(|c| c.as_mut() as &mut dyn FnMut()).collect();
-            let timings = interleaved(cal.clock, plan, &mut refs);
+            let timings = interleaved(&cal, plan, &mut refs);
             for (var, t) in vars.iter().zip(timings) {
                 records.push(Record::Throughput(Throughput {
                     implementation: var.implementation.to_string(),
@@ -187,8 +187,9 @@ pub fn measure(args: &BenchCtrArgs, progress: &Progress) -> Result<CtrBench, Str
                     key_bits: bits,
                     bytes: size,
                     threads: var.threads,
-                    cycles_per_byte: t.cycles(&cal) / size as f64,
-                    gbytes_per_s: size as f64 / t.nanos(&cal),
+                    cycles_per_byte: t.cycles / size as f64,
+                    gbytes_per_s: size as f64 / t.nanos,
+                    spread: t.spread,
                 }));
             }
         }
@@ -236,7 +237,7 @@ fn key_setup(args: &BenchCtrArgs, cal: &Calibration, plan: Plan, key: &[u8], iv:
         jobs.push(Box::new(move || drop(std::hint::black_box(make(&key, &iv)))));
     }
     let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-    let timings = interleaved(cal.clock, plan, &mut refs);
+    let timings = interleaved(cal, plan, &mut refs);
     names
         .into_iter()
         .zip(timings)
@@ -247,8 +248,9 @@ fn key_setup(args: &BenchCtrArgs, cal: &Calibration, plan: Plan, key: &[u8], iv:
                 face: face.name().to_string(),
                 key_bits: bits,
                 op: "key_setup",
-                cycles: t.cycles(cal),
-                us: t.nanos(cal) / 1000.0,
+                cycles: t.cycles,
+                us: t.nanos / 1000.0,
+                spread: t.spread,
             })
         })
         .collect()
@@ -285,6 +287,7 @@ fn openssl_bitsliced(args: &BenchCtrArgs) -> Result<Vec<Record>, String> {
                 op: "key_setup",
                 cycles: f("cycles"),
                 us: f("us"),
+                spread: 0.0,
             }));
         } else {
             records.push(Record::Throughput(Throughput {
@@ -296,6 +299,7 @@ fn openssl_bitsliced(args: &BenchCtrArgs) -> Result<Vec<Record>, String> {
                 threads: 1,
                 cycles_per_byte: f("cycles_per_byte"),
                 gbytes_per_s: f("gbytes_per_s"),
+                spread: 0.0,
             }));
         }
     }
@@ -344,12 +348,14 @@ pub fn row_order(implementation: &str, backend: &str, face: &str) -> (usize, usi
 pub fn markdown(b: &CtrBench) -> String {
     let mut s = String::new();
     // Table 3.
-    let mut rows: BTreeMap<RowOrder, BTreeMap<(usize, u32), f64>> = BTreeMap::new();
+    // (cycles/byte, spread) by (size, key bits), per row.
+    type Cells = BTreeMap<(usize, u32), (f64, f64)>;
+    let mut rows: BTreeMap<RowOrder, Cells> = BTreeMap::new();
     for r in &b.records {
         if let Record::Throughput(t) = r {
             let o = row_order(&t.implementation, &t.backend, &t.face);
             let key = (o.0, o.1, o.2, (t.implementation.clone(), t.backend.clone(), t.face.clone()));
-            rows.entry(key).or_default().insert((t.bytes, t.key_bits), t.cycles_per_byte);
+            rows.entry(key).or_default().insert((t.bytes, t.key_bits), (t.cycles_per_byte, t.spread));
         }
     }
     let _ = writeln!(s, "AES-CTR, cycles/byte (lower is better), by message size and key size:\n");
@@ -365,20 +371,21 @@ pub fn markdown(b: &CtrBench) -> String {
             let mut row = vec![i.clone(), be.clone(), f.clone()];
             for size in &b.sizes {
                 for k in &b.keys {
-                    row.push(cells.get(&(*size, *k)).map_or("—".into(), |v| format!("{v:.3}")));
+                    row.push(cells.get(&(*size, *k)).map_or("—".into(), |&(v, spread)| figure(v, 3, spread)));
                 }
             }
             row
         })
         .collect();
     s += &crate::markdown::table(&header, &table3);
+    s += &noise_footnote(&b.records);
     // Table 4.
-    let mut setup: BTreeMap<RowOrder, BTreeMap<u32, (f64, f64)>> = BTreeMap::new();
+    let mut setup: BTreeMap<RowOrder, BTreeMap<u32, (f64, f64, f64)>> = BTreeMap::new();
     for r in &b.records {
         if let Record::KeySetup(k) = r {
             let o = row_order(&k.implementation, &k.backend, &k.face);
             let key = (o.0, o.1, o.2, (k.implementation.clone(), k.backend.clone(), k.face.clone()));
-            setup.entry(key).or_default().insert(k.key_bits, (k.cycles, k.us));
+            setup.entry(key).or_default().insert(k.key_bits, (k.cycles, k.us, k.spread));
         }
     }
     let _ = writeln!(s, "\nKey set-up (FACE rows include building the FACE tables), cycles and µs:\n");
@@ -389,12 +396,13 @@ pub fn markdown(b: &CtrBench) -> String {
         .iter()
         .map(|((_, _, _, (i, be, f)), cells)| {
             let mut row = vec![i.clone(), be.clone(), f.clone()];
-            row.extend(b.keys.iter().map(|k| cells.get(k).map_or("—".into(), |c| format!("{:.0}", c.0))));
-            row.extend(b.keys.iter().map(|k| cells.get(k).map_or("—".into(), |c| format!("{:.3}", c.1))));
+            row.extend(b.keys.iter().map(|k| cells.get(k).map_or("—".into(), |c| figure(c.0, 0, c.2))));
+            row.extend(b.keys.iter().map(|k| cells.get(k).map_or("—".into(), |c| figure(c.1, 3, c.2))));
             row
         })
         .collect();
     s += &crate::markdown::table(&header, &table4);
+    s += &noise_footnote(&b.records);
     s += &summary(b);
     for n in &b.notes {
         let _ = writeln!(s, "\nNote: {n}");

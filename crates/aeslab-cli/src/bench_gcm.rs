@@ -13,7 +13,7 @@ use clap::Args;
 use crate::CliResult;
 use crate::markdown::table;
 use crate::progress::Progress;
-use crate::records::{Throughput, print_bench};
+use crate::records::{Throughput, figure, noise_footnote, print_bench};
 
 #[derive(Args, Clone)]
 pub struct BenchGcmArgs {
@@ -208,7 +208,7 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
                     })
                     .collect();
                 let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-                interleaved(cal.clock, plan, &mut refs)
+                interleaved(&cal, plan, &mut refs)
             };
             for (i, t) in impls.iter().zip(timings) {
                 records.push(Throughput {
@@ -218,8 +218,9 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
                     key_bits: bits,
                     bytes: size,
                     threads: 1,
-                    cycles_per_byte: t.cycles(&cal) / size as f64,
-                    gbytes_per_s: size as f64 / t.nanos(&cal),
+                    cycles_per_byte: t.cycles / size as f64,
+                    gbytes_per_s: size as f64 / t.nanos,
+                    spread: t.spread,
                 });
             }
         }
@@ -242,7 +243,7 @@ pub fn markdown(b: &GcmBench) -> String {
     sizes.sort_unstable();
     sizes.dedup();
     for bits in keys {
-        let _ = writeln!(s, "AES-{bits}-GCM seal, cycles/byte (median of interleaved runs):\n");
+        let _ = writeln!(s, "AES-{bits}-GCM seal, cycles/byte (fastest samples of interleaved runs):\n");
         let mut header = vec!["impl".to_string(), "backend".to_string()];
         header.extend(sizes.iter().map(|n| format!("{n} B")));
         let mut rows: Vec<Vec<String>> = Vec::new();
@@ -252,15 +253,17 @@ pub fn markdown(b: &GcmBench) -> String {
                 names.push((r.implementation.clone(), r.backend.clone()));
             }
         }
-        let cpb = |imp: &str, backend: &str, n: usize| {
-            b.records.iter().find(|r| r.key_bits == bits && r.implementation == imp && r.backend == backend && r.bytes == n).map(|r| r.cycles_per_byte)
+        let record = |imp: &str, backend: &str, n: usize| {
+            b.records.iter().find(|r| r.key_bits == bits && r.implementation == imp && r.backend == backend && r.bytes == n)
         };
+        let cpb = |imp: &str, backend: &str, n: usize| record(imp, backend, n).map(|r| r.cycles_per_byte);
         for (imp, backend) in &names {
             let mut row = vec![imp.clone(), backend.clone()];
-            row.extend(sizes.iter().map(|&n| cpb(imp, backend, n).map_or("—".into(), |c| format!("{c:.3}"))));
+            row.extend(sizes.iter().map(|&n| record(imp, backend, n).map_or("—".into(), |r| figure(r.cycles_per_byte, 3, r.spread))));
             rows.push(row);
         }
         s += &table(&header, &rows);
+        s += &noise_footnote(&b.records);
         for &n in &sizes {
             let best = names.iter().filter(|(i, _)| i == "aeslab").filter_map(|(i, bk)| cpb(i, bk, n)).fold(f64::INFINITY, f64::min);
             let peers: Vec<String> = ["openssl", "aws-lc-rs", "ring", "rustcrypto", "go"]

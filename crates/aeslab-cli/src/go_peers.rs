@@ -72,6 +72,7 @@ pub fn throughput(out: &str, bits: u32, cal: &Calibration) -> Result<Vec<Through
                 threads: 1,
                 cycles_per_byte: cal.nanos_to_cycles(ns) / bytes.max(1) as f64,
                 gbytes_per_s: bytes as f64 / ns,
+                spread: 0.0,
             }
         })
         .collect())

@@ -4,7 +4,7 @@
 use aeslab_measure::chains::{INSTR, InstrChain};
 use aeslab_measure::clock::{Calibration, Clock, calibrate_clock};
 use aeslab_measure::lab::{InstrResult, run_instr};
-use aeslab_measure::machine;
+use aeslab_measure::{Plan, machine};
 use clap::Args;
 use serde::Serialize;
 
@@ -19,8 +19,9 @@ pub struct InstrArgs {
     /// Only benchmarks whose name matches this regular expression (e.g. `^aes`, `zmm`).
     #[arg(long)]
     pub filter: Option<String>,
-    /// Instructions per benchmark.
-    #[arg(long, default_value_t = 1_000_000)]
+    /// Instructions per timed run. Each benchmark is many such runs, interleaved with the
+    /// others, and the fastest counts: short runs slip between the bursts of a shared machine.
+    #[arg(long, default_value_t = 100_000)]
     pub count: u64,
 }
 
@@ -34,13 +35,32 @@ pub struct InstrRecord {
     pub count: u64,
 }
 
+/// A benchmark whose samples never agreed closely enough to trust its figure.
+#[derive(Serialize)]
+pub struct NoisyRecord {
+    pub instr: &'static str,
+    pub width: &'static str,
+    pub kind: &'static str,
+    /// The estimate from the fastest samples, for what it is worth.
+    pub cycles_per_instr: f64,
+    /// How far the estimate from the 10th percentiles lies from it, relative.
+    pub spread: f64,
+}
+
 #[derive(Serialize)]
 pub struct InstrJson {
     pub cpu: String,
     pub clock: &'static str,
     pub cycles_per_tsc_tick: f64,
+    /// The settled benchmarks.
     pub results: Vec<InstrRecord>,
+    /// The benchmarks too noisy to trust in this run (empty when all settled).
+    pub noisy: Vec<NoisyRecord>,
 }
+
+/// A benchmark is printed as a figure only when its samples agree within this much (the
+/// method is in `aeslab_measure::timing`); above it, the output says it was too noisy.
+pub const NOISY_ABOVE: f64 = 0.03;
 
 /// Everything one run measured.
 pub struct InstrReport {
@@ -64,22 +84,19 @@ pub fn measure(args: &InstrArgs, progress: &Progress) -> Result<InstrReport, Str
     if chains.is_empty() {
         return Err(format!("--filter {} matches no benchmark", args.filter.as_deref().unwrap_or("")));
     }
-    let mut cal = calibrate_clock(Clock::best());
-    let mut measured = Vec::new();
+    let cal = calibrate_clock(Clock::best());
+    let mut runnable = Vec::new();
     let mut skipped = Vec::new();
     for chain in chains {
-        let name = chain.name();
         match chain.missing() {
-            Some(reason) => skipped.push((name, reason)),
-            None => {
-                progress.step(&format!("instr: {name}"));
-                cal.refresh();
-                // SAFETY: `missing()` found every feature the chain needs.
-                let r = unsafe { run_instr(chain, &cal, args.count) };
-                measured.push((name, chain, r));
-            }
+            Some(reason) => skipped.push((chain.name(), reason)),
+            None => runnable.push(chain),
         }
     }
+    progress.step(&format!("instr: {} benchmarks, interleaved", runnable.len()));
+    // SAFETY: `missing()` found every feature each chain needs.
+    let results = unsafe { run_instr(&runnable, &cal, args.count, Plan::INSTR) };
+    let measured = runnable.into_iter().zip(results).map(|(c, r)| (c.name(), c, r)).collect();
     Ok(InstrReport { cal, count: args.count, measured, skipped })
 }
 
@@ -110,11 +127,28 @@ pub fn markdown(r: &InstrReport) -> String {
     let mut s = format!("# Main Report using {} instructions for each benchmark\n\n", r.count);
     s += &format!("- CPU: {}\n", machine::cpu_model());
     s += &format!("- Clock: {}\n", clock_description(&r.cal));
-    s += &format!("- Instructions per benchmark: {}\n\n", r.count);
+    s += &format!("- Instructions per benchmark: {} per timed run\n", r.count);
+    s += &format!(
+        "- Method: many short runs of each benchmark, interleaved with the others and each next to \
+         its own add-chain calibration; the fastest counts. A figure is printed only when the 10th \
+         percentile of the runs agrees with the fastest within {:.0}%; the worst agreement in this run \
+         was {:.1}%\n\n",
+        100.0 * NOISY_ABOVE,
+        100.0 * r.measured.iter().map(|(_, _, m)| m.spread).fold(0.0, f64::max)
+    );
     s += "| benchmark | cycles/instr | total execution time |\n";
     s += "| --------- | ------------ | -------------------- |\n";
     for (name, _, m) in &r.measured {
-        s += &format!("|`{name}`| {:.3} | {:.6} msec |\n", m.cycles_per_instr, m.total_ns / 1e6);
+        if noisy(m) {
+            s += &format!(
+                "|`{name}`| noisy (~{:.3}, spread {:.1}%) | {:.6} msec |\n",
+                m.cycles_per_instr,
+                100.0 * m.spread,
+                m.total_ns / 1e6
+            );
+        } else {
+            s += &format!("|`{name}`| {:.3} | {:.6} msec |\n", m.cycles_per_instr, m.total_ns / 1e6);
+        }
     }
     if !r.skipped.is_empty() {
         s += "\nSkipped:\n\n";
@@ -125,14 +159,32 @@ pub fn markdown(r: &InstrReport) -> String {
     s
 }
 
+/// Whether a result is too noisy to print as a figure (a spread that is not a number counts).
+pub fn noisy(m: &InstrResult) -> bool {
+    m.spread.is_nan() || m.spread > NOISY_ABOVE
+}
+
 pub fn json(r: &InstrReport) -> InstrJson {
     InstrJson {
         cpu: machine::cpu_model(),
         clock: r.cal.clock.name(),
         cycles_per_tsc_tick: r.cal.cycles_per_tick,
+        noisy: r
+            .measured
+            .iter()
+            .filter(|(_, _, m)| noisy(m))
+            .map(|(_, c, m)| NoisyRecord {
+                instr: c.instr,
+                width: c.width.name(),
+                kind: c.kind.name(),
+                cycles_per_instr: m.cycles_per_instr,
+                spread: m.spread,
+            })
+            .collect(),
         results: r
             .measured
             .iter()
+            .filter(|(_, _, m)| !noisy(m))
             .map(|(_, c, m)| InstrRecord {
                 instr: c.instr,
                 width: c.width.name(),

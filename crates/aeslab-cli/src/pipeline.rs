@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use aeslab_measure::chains::{PIPELINE, PipelineChain};
 use aeslab_measure::clock::{Calibration, calibrate};
 use aeslab_measure::lab::{PipelineResult, run_pipeline};
-use aeslab_measure::machine;
+use aeslab_measure::{Plan, machine};
 use clap::Args;
 use serde::Serialize;
 
@@ -32,6 +32,10 @@ pub struct PipelineRecord {
     pub ns_per_op: f64,
     pub mb_per_s: f64,
     pub cycles_per_block: f64,
+    /// Relative spread of the estimate (see `aeslab_measure::timing`); not in the JSON, whose
+    /// shape is fixed, but flagged in the listing.
+    #[serde(skip)]
+    pub spread: f64,
 }
 
 pub struct PipelineReport {
@@ -40,6 +44,9 @@ pub struct PipelineReport {
     /// (benchmark, reason)
     pub skipped: Vec<(String, String)>,
 }
+
+/// A body whose samples agree less well than this is marked noisy in the listing.
+const NOISY_ABOVE: f64 = 0.05;
 
 /// `BenchmarkSingle`, `BenchmarkMulti/4`, `BenchmarkMulti/zmm/4`, `BenchmarkNomem/const-key/8`.
 fn bench_name(bench: &str, variant: &str, width: &str, n: usize) -> String {
@@ -59,30 +66,34 @@ pub fn measure(args: &PipelineArgs, progress: &Progress) -> Result<PipelineRepor
     if PIPELINE.is_empty() {
         return Err("the pipelining experiment exists for x86-64 only (AES-NI and VAES)".into());
     }
-    let mut cal = calibrate();
+    let cal = calibrate();
     let aes_instructions = if args.quick { 40_000 } else { 400_000 };
-    let mut results = Vec::new();
+    let mut runnable = Vec::new();
     let mut skipped = Vec::new();
     for chain in PIPELINE {
         match chain.missing() {
             Some(reason) => skipped.push((go_name(chain), reason)),
-            None => {
-                progress.step(&format!("pipeline: {}", go_name(chain)));
-                cal.refresh();
-                // SAFETY: `missing()` found every feature the chain needs.
-                let r: PipelineResult = unsafe { run_pipeline(chain, &cal, aes_instructions) };
-                results.push(PipelineRecord {
-                    bench: chain.bench,
-                    variant: chain.variant,
-                    width: chain.width.name(),
-                    n: chain.n,
-                    ns_per_op: r.ns_per_op,
-                    mb_per_s: r.mb_per_s,
-                    cycles_per_block: r.cycles_per_block,
-                });
-            }
+            None => runnable.push(chain),
         }
     }
+    progress.step(&format!("pipeline: {} bodies, interleaved", runnable.len()));
+    let plan = if args.quick { Plan::QUICK } else { Plan::FULL };
+    // SAFETY: `missing()` found every feature each chain needs.
+    let measured: Vec<PipelineResult> = unsafe { run_pipeline(&runnable, &cal, aes_instructions, plan) };
+    let results = runnable
+        .iter()
+        .zip(measured)
+        .map(|(chain, r)| PipelineRecord {
+            bench: chain.bench,
+            variant: chain.variant,
+            width: chain.width.name(),
+            n: chain.n,
+            ns_per_op: r.ns_per_op,
+            mb_per_s: r.mb_per_s,
+            cycles_per_block: r.cycles_per_block,
+            spread: r.spread,
+        })
+        .collect();
     Ok(PipelineReport { cal, results, skipped })
 }
 
@@ -93,7 +104,7 @@ fn record_name(r: &PipelineRecord) -> String {
 /// The listing in Go's benchmark format, with cycles/block added.
 pub fn listing(r: &PipelineReport) -> String {
     let mut s = format!(
-        "goos: linux\ngoarch: {}\ncpu: {}\nclock: {} ({:.4} core cycles per tick, re-calibrated before each benchmark)\n",
+        "goos: linux\ngoarch: {}\ncpu: {}\nclock: {} ({:.4} core cycles per tick; every sample is calibrated next to itself, the fastest counts)\n",
         std::env::consts::ARCH,
         machine::cpu_model(),
         r.cal.clock.name(),
@@ -101,11 +112,12 @@ pub fn listing(r: &PipelineReport) -> String {
     );
     for rec in &r.results {
         s += &format!(
-            "{:<36}\t{:>10.2} ns/op\t{:>10.2} MB/s\t{:>8.2} cycles/block\n",
+            "{:<36}\t{:>10.2} ns/op\t{:>10.2} MB/s\t{:>8.2} cycles/block{}\n",
             record_name(rec),
             rec.ns_per_op,
             rec.mb_per_s,
-            rec.cycles_per_block
+            rec.cycles_per_block,
+            if rec.spread <= NOISY_ABOVE { String::new() } else { format!("\tnoisy (spread {:.1}%)", 100.0 * rec.spread) }
         );
     }
     for (name, reason) in &r.skipped {
@@ -152,6 +164,18 @@ pub fn conclusion(r: &PipelineReport) -> String {
                 at
             );
         }
+    }
+    // Series this CPU cannot run (or AESLAB_CPU_MASK hides), once each, with the reason.
+    let mut unmeasured: BTreeMap<(&str, &str, &str), &str> = BTreeMap::new();
+    for c in PIPELINE.iter().filter(|c| c.bench != "Single") {
+        let key = (c.bench, c.variant, c.width.name());
+        if !series.contains_key(&key) && let Some((_, reason)) = r.skipped.iter().find(|(n, _)| *n == go_name(c)) {
+            unmeasured.entry(key).or_insert(reason.as_str());
+        }
+    }
+    for ((bench, variant, width), reason) in unmeasured {
+        let label = if variant == "-" { format!("{bench} ({width})") } else { format!("{bench}/{variant} ({width})") };
+        s += &format!("- {label}: not measured — {reason}.\n");
     }
     s
 }

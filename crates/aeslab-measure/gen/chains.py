@@ -13,6 +13,10 @@ instruction and which registers they use, so they are written out here rather th
 
 Usage: python3 gen/chains.py          # rewrite the files
        python3 gen/chains.py --check  # exit 1 if they are out of date
+       python3 gen/chains.py --reference DIR
+           # the x86-64 instruction chains as plain assembly functions (DIR/chains.S) and a
+           # table of them (DIR/chains.h), for the independent C timer that
+           # scripts/check-instr.sh compares `aeslab instr` with; not committed
 """
 
 import random
@@ -333,7 +337,51 @@ def gen_a64():
     return "".join(out)
 
 
+# ---------------------------------------------------------------- reference chains (x86-64)
+
+def x86_names():
+    """(seed 001 name, function name, instructions per iteration, lines, reps) of every x86-64
+    instruction chain, named as `InstrChain::name` names them (the width only for instructions
+    that come in several widths)."""
+    widths = {}
+    for instr, width, _ in X86_INSTRS:
+        widths.setdefault(instr, []).append(width)
+    out = []
+    for instr, width, _ in X86_INSTRS:
+        lat, thr = x86_forms(instr, width)
+        prefix = instr if len(widths[instr]) == 1 else "{}-{}".format(instr, width)
+        base = "{}_{}".format(instr, width)
+        out.append((prefix + "-latency", base + "_latency", LATENCY_REPS, [lat], LATENCY_REPS))
+        out.append((prefix + "-throughput", base + "_throughput", ROTATE * THROUGHPUT_REPS,
+                    [thr(i) for i in range(ROTATE)], THROUGHPUT_REPS))
+    return out
+
+
+def gen_reference():
+    """Each chain as a System V function `void f(uint64_t iters)` (every vector register is
+    caller-saved, so the bodies need no clobber list), and a C table naming them."""
+    asm = [".intel_syntax noprefix", ".text"]
+    header = ["#include <stdint.h>"]
+    table = []
+    for name, fname, per_iter, lines, reps in x86_names():
+        wide = any(r in l for l in lines for r in ("ymm", "zmm"))
+        asm += [".globl ref_" + fname, "ref_" + fname + ":", "2:", ".rept {}".format(reps)] + lines
+        asm += [".endr", "dec rdi", "jnz 2b"] + (["vzeroupper"] if wide else []) + ["ret", ""]
+        header.append("void ref_{}(uint64_t iters);".format(fname))
+        table.append('    {{"{}", ref_{}, {}}},'.format(name, fname, per_iter))
+    asm.append('.section .note.GNU-stack,"",@progbits')
+    header += ["static const struct chain { const char *name; void (*run)(uint64_t); uint64_t per_iter; } CHAINS[] = {"]
+    header += table + ["};"]
+    return {"chains.S": "\n".join(asm) + "\n", "chains.h": "\n".join(header) + "\n"}
+
+
 def main():
+    if "--reference" in sys.argv[1:]:
+        out = Path(sys.argv[sys.argv.index("--reference") + 1])
+        out.mkdir(parents=True, exist_ok=True)
+        for name, text in gen_reference().items():
+            (out / name).write_text(text)
+        return
     files = {OUT / "x86_64.rs": gen_x86(), OUT / "aarch64.rs": gen_a64()}
     if "--check" in sys.argv[1:]:
         stale = [str(p) for p, text in files.items() if not p.exists() or p.read_text() != text]

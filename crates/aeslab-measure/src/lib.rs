@@ -12,6 +12,8 @@ pub mod clock;
 pub mod lab;
 pub mod machine;
 pub mod stats;
+pub mod timing;
 
-pub use bench::{Plan, Timing, interleaved};
+pub use bench::interleaved;
+pub use timing::{Plan, Timing};
 pub use clock::{Calibration, Clock, calibrate};

@@ -20,18 +20,82 @@ pub fn cpu_model() -> String {
     }
 }
 
-/// Whether this process runs under user-mode emulation of another architecture (qemu-user):
-/// the kernel's `/proc/cpuinfo` then describes the host, not the architecture compiled for.
-/// Timings taken under emulation describe the emulator, not any CPU.
+/// Whether this process runs under user-mode emulation (qemu-user): the kernel's
+/// `/proc/cpuinfo` then describes the host, not the CPU the program sees. Timings taken under
+/// emulation describe the emulator, not any CPU.
+///
+/// Another architecture's emulation shows in `/proc/cpuinfo`'s fields. x86-64 emulated on
+/// x86-64 (`qemu-x86_64 -cpu …`, which the CI uses to test on CPUs without AES-NI or AVX2)
+/// shows in the CPU's own brand string: CPUID answers for the emulated model, while
+/// `/proc/cpuinfo` names the host's.
 pub fn emulated() -> bool {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let has = |key: &str| info.lines().any(|l| l.split(':').next().map(str::trim) == Some(key));
     if cfg!(target_arch = "aarch64") {
         has("vendor_id") || has("cpu family")
     } else if cfg!(target_arch = "x86_64") {
-        has("CPU implementer")
+        has("CPU implementer") || brand_differs_from_kernel(&info)
     } else {
         false
+    }
+}
+
+/// Whether CPUID's brand string differs from the kernel's "model name" (both present).
+fn brand_differs_from_kernel(info: &str) -> bool {
+    let squash = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let kernel = info
+        .lines()
+        .find(|l| l.split(':').next().map(str::trim) == Some("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| squash(v));
+    match (kernel, cpuid_brand()) {
+        (Some(k), Some(b)) if !k.is_empty() && !b.is_empty() => k != squash(&b),
+        _ => false,
+    }
+}
+
+/// The processor brand string from CPUID leaves 0x80000002–4.
+#[cfg(target_arch = "x86_64")]
+fn cpuid_brand() -> Option<String> {
+    use core::arch::x86_64::__cpuid;
+    // SAFETY (each call): CPUID exists on every x86-64 CPU; leaves above the maximum extended
+    // leaf are not queried.
+    #[allow(unused_unsafe)]
+    let max = unsafe { __cpuid(0x8000_0000) }.eax;
+    if max < 0x8000_0004 {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(48);
+    for leaf in 0x8000_0002u32..=0x8000_0004 {
+        #[allow(unused_unsafe)]
+        let r = unsafe { __cpuid(leaf) };
+        for word in [r.eax, r.ebx, r.ecx, r.edx] {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+    }
+    Some(String::from_utf8_lossy(&bytes).trim_matches(char::from(0)).trim().to_string())
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpuid_brand() -> Option<String> {
+    None
+}
+
+/// Keeps the calling thread on the CPU it is running on now, so that no sample spans a
+/// migration to another core (whose clock, caches and load differ). Best effort: where the
+/// kernel refuses, the thread stays free to move.
+pub fn pin_to_current_cpu() {
+    // SAFETY: sched_getcpu takes no arguments; the cpu_set_t is a plain bit set, zeroed and
+    // then filled with CPU_SET for one CPU number the kernel just returned, and passed by
+    // pointer with its size.
+    unsafe {
+        let cpu = libc::sched_getcpu();
+        if cpu < 0 {
+            return;
+        }
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu as usize, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
     }
 }
 
