@@ -157,7 +157,9 @@ fn backend_the_cpu_lacks() {
             vec!["bench", "ace", "--backends", "avx512"],
             vec!["kat", "ace", &kat, "--backend", "avx2"],
         ],
-        "Default backend: aesni",
+        // What dispatch may fall back to with those hidden: AES-NI where the CPU has it, else
+        // the bitsliced SSSE3 or portable code.
+        &["aesni", "bitslice-sse", "ct64"][..],
     );
     #[cfg(target_arch = "aarch64")]
     let (mask, cases, fallback) = (
@@ -169,7 +171,7 @@ fn backend_the_cpu_lacks() {
             vec!["bench", "ctr", "--backends", "armv8"],
             vec!["bench", "aez", "--backends", "armv8"],
         ],
-        "Default backend: ct64",
+        &["ct64"][..],
     );
     for args in &cases {
         let err = fails_cleanly(args, b"data", &mask);
@@ -177,5 +179,7 @@ fn backend_the_cpu_lacks() {
     }
     // The mask really hides them: the default falls back.
     let out = aeslab_with_env(&["cpu"], b"", &mask);
-    assert!(String::from_utf8_lossy(&out.stdout).contains(fallback));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let default = text.lines().find_map(|l| l.strip_prefix("- Default backend: ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(fallback.contains(&default), "{default}");
 }

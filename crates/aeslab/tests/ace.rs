@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use common::{field16 as key, lwc_cases as kat};
 
 fn backends() -> Vec<AceBackend> {
-    let b: Vec<_> = AceBackend::ALL.into_iter().filter(|b| b.available()).collect();
+    let b = common::ace_backends("tests/ace.rs");
     assert!(b.contains(&AceBackend::Scalar));
     b
 }

@@ -2,6 +2,8 @@
 //! clear message, never a panic, and an AEAD that rejects a ciphertext leaves nothing of it
 //! behind. One test per kind of input (the CLI's twins are in aeslab-cli/tests/hostile.rs).
 
+mod common;
+
 use aead::{Aead, AeadInOut, KeyInit};
 use aeslab::Error;
 use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage};
@@ -26,7 +28,7 @@ fn sealed_ace() -> Vec<u8> {
 fn wrong_key_lengths() {
     for len in [0, 15, 17, 31, 33, 48] {
         let key = vec![7u8; len];
-        for kind in BackendKind::available_kinds() {
+        for kind in common::aes_backends("tests/hostile.rs") {
             assert_eq!(AnyAes::new(kind, &key).err().unwrap(), Error::InvalidKeyLength(len), "{kind}");
         }
         let err = DynCtr::new(&key, &IV, BackendKind::Ct64, FaceLevel::Rd2p, false).unwrap_err();
@@ -197,25 +199,35 @@ const MASK: (&str, &[BackendKind]) = (
 #[cfg(target_arch = "aarch64")]
 const MASK: (&str, &[BackendKind]) = ("aes,pmull", &[BackendKind::Armv8]);
 
+/// Whether this process runs with `AESLAB_CPU_MASK=mask`. If not, runs `test` again in a child
+/// process of this test binary with that mask (the mask is read once per process), checks it
+/// passed and printed `expect`, and returns false: the caller then returns.
+fn under_mask(test: &str, mask: &str, expect: &str) -> bool {
+    if std::env::var("AESLAB_CPU_MASK").as_deref() == Ok(mask) {
+        return true;
+    }
+    // Cross-built runs (scripts/test-aarch64.sh) start the child through the emulator.
+    let runner = std::env::var("AESLAB_TEST_RUNNER").unwrap_or_default();
+    let mut command: Vec<String> = runner.split_whitespace().map(str::to_string).collect();
+    command.push(std::env::current_exe().unwrap().to_string_lossy().into_owned());
+    let out = std::process::Command::new(&command[0])
+        .args(&command[1..])
+        .args(["--exact", test, "--nocapture", "--test-threads", "1"])
+        .env("AESLAB_CPU_MASK", mask)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(expect), "{stdout}");
+    false
+}
+
 /// Runs its body in a child process with `AESLAB_CPU_MASK` hiding instruction sets, as on a CPU
-/// without them (the mask is read once per process).
+/// without them.
 #[test]
 fn backend_the_cpu_lacks() {
     let (mask, hidden) = MASK;
-    if std::env::var("AESLAB_CPU_MASK").as_deref() != Ok(mask) {
-        // Cross-built runs (scripts/test-aarch64.sh) start the child through the emulator.
-        let runner = std::env::var("AESLAB_TEST_RUNNER").unwrap_or_default();
-        let mut command: Vec<String> = runner.split_whitespace().map(str::to_string).collect();
-        command.push(std::env::current_exe().unwrap().to_string_lossy().into_owned());
-        let out = std::process::Command::new(&command[0])
-            .args(&command[1..])
-            .args(["--exact", "backend_the_cpu_lacks", "--nocapture", "--test-threads", "1"])
-            .env("AESLAB_CPU_MASK", mask)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-        assert!(stdout.contains(&format!("masked backends refused: {}", hidden.len())), "{stdout}");
+    if !under_mask("backend_the_cpu_lacks", mask, &format!("masked backends refused: {}", hidden.len())) {
         return;
     }
     let mut refused = 0;
@@ -248,4 +260,33 @@ fn backend_the_cpu_lacks() {
     // What remains still works.
     assert!(Aez::new(&KEY).encrypt(b"n", &[], 16, b"m").is_ok());
     println!("masked backends refused: {refused}");
+}
+
+/// Masking AVX2 takes away every path compiled with it — the ymm backends and GHASH, and also
+/// the AVX-512 ones, since `#[target_feature(enable = "avx512f")]` lets the compiler use AVX2
+/// instructions too. (The GHASH width detection once kept its ymm form when the CPU had the zmm
+/// one; that shows on AVX-512 CPUs.)
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn masking_avx2_removes_every_path_that_may_use_it() {
+    if !under_mask("masking_avx2_removes_every_path_that_may_use_it", "avx2", "no path uses avx2") {
+        return;
+    }
+    for kind in [BackendKind::Vaes256, BackendKind::Vaes512, BackendKind::BitsliceAvx2, BackendKind::BitsliceAvx512] {
+        assert!(!kind.available(), "{kind} available with avx2 masked");
+    }
+    for g in [GhashImpl::Vpclmul256, GhashImpl::Vpclmul512] {
+        assert!(!g.available(), "{} available with avx2 masked", g.name());
+    }
+    assert!(!AceBackend::Avx2.available() && !AceBackend::Avx512.available());
+    let features = aeslab::cpu::features();
+    for f in ["avx2", "avx512f", "avx512bw", "avx512vl", "vaes"] {
+        assert!(!features.contains(&f), "{f} still listed: {features:?}");
+    }
+    // What needs no AVX2 stays.
+    if std::arch::is_x86_feature_detected!("aes") {
+        assert!(BackendKind::Aesni.available());
+        assert_eq!(aeslab::aes::default_backend(), BackendKind::Aesni);
+    }
+    println!("no path uses avx2");
 }

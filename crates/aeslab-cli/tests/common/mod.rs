@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `aeslab ARGS` with `stdin` as its input.
+#[allow(dead_code)]
 pub fn aeslab(args: &[&str], stdin: &[u8]) -> Output {
     aeslab_with_env(args, stdin, &[])
 }

@@ -613,8 +613,8 @@ mod tests {
         let q: State<u64> = pack(&blocks);
         for (blk, block) in blocks.iter().enumerate() {
             for (byte, v) in block.iter().enumerate() {
-                for j in 0..8 {
-                    assert_eq!((q[j] >> position(4, blk, byte)) & 1, u64::from((v >> j) & 1));
+                for (j, plane) in q.iter().enumerate() {
+                    assert_eq!((plane >> position(4, blk, byte)) & 1, u64::from((v >> j) & 1));
                 }
             }
         }

@@ -47,3 +47,49 @@ pub fn lwc_cases(file: &str) -> Vec<HashMap<String, Vec<u8>>> {
 pub fn field16(case: &HashMap<String, Vec<u8>>, name: &str) -> [u8; 16] {
     case[name].clone().try_into().unwrap()
 }
+
+/// Says on stderr which of the `wanted` things this test left out because the CPU (or
+/// `AESLAB_CPU_MASK`) lacks them, with what each needs — one line per test, written past the
+/// test harness's capture so that every run shows what it did not cover.
+pub fn note_skipped(test: &str, skipped: &[(&str, &str)]) {
+    use std::io::Write;
+    use std::sync::Mutex;
+    static SAID: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    if !skipped.is_empty() {
+        let list: Vec<String> = skipped.iter().map(|(name, needs)| format!("{name} (needs {needs})")).collect();
+        let mask = std::env::var("AESLAB_CPU_MASK").map(|m| format!(" with AESLAB_CPU_MASK={m}")).unwrap_or_default();
+        let line = format!("note: {test}: skipped on this CPU{mask}: {}", list.join(", "));
+        let mut said = SAID.lock().unwrap();
+        if !said.contains(&line) {
+            let _ = writeln!(std::io::stderr(), "{line}");
+            said.push(line);
+        }
+    }
+}
+
+/// The AES backends this CPU runs (noting the others).
+pub fn aes_backends(test: &str) -> Vec<aeslab::aes::BackendKind> {
+    let all = aeslab::aes::BackendKind::ALL;
+    let skipped: Vec<_> = all.iter().filter(|k| !k.available()).map(|k| (k.name(), k.requires())).collect();
+    note_skipped(test, &skipped);
+    all.iter().copied().filter(|k| k.available()).collect()
+}
+
+/// The ACE backends this CPU runs (noting the others).
+pub fn ace_backends(test: &str) -> Vec<aeslab::ace::AceBackend> {
+    let all = aeslab::ace::AceBackend::ALL;
+    let skipped: Vec<_> = all.iter().filter(|b| !b.available()).map(|b| (b.name(), b.requires())).collect();
+    note_skipped(test, &skipped);
+    all.into_iter().filter(|b| b.available()).collect()
+}
+
+/// The GHASH implementations this CPU runs (noting the others, but not those of the other
+/// architecture).
+pub fn ghash_impls(test: &str) -> Vec<aeslab::gcm::GhashImpl> {
+    use aeslab::gcm::GhashImpl;
+    let native = |g: &GhashImpl| if cfg!(target_arch = "aarch64") { *g != GhashImpl::Pclmul && *g != GhashImpl::Vpclmul256 && *g != GhashImpl::Vpclmul512 } else { *g != GhashImpl::Pmull };
+    let all: Vec<GhashImpl> = GhashImpl::ALL.into_iter().filter(native).collect();
+    let skipped: Vec<_> = all.iter().filter(|g| !g.available()).map(|g| (g.name(), g.requires())).collect();
+    note_skipped(test, &skipped);
+    all.into_iter().filter(|g| g.available()).collect()
+}
