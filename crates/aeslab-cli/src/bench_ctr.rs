@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use aeslab::aes::{AnyAes, BackendKind};
-use aeslab::ctr::{DynCtr, FaceLevel};
+use aeslab::ctr::{Counter, DynCtr, FaceLevel};
 use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
 use clap::Args;
 
@@ -113,7 +113,7 @@ fn variants(args: &BenchCtrArgs, key: &[u8], iv: [u8; 16]) -> Vec<Variant> {
                     face,
                     threads,
                     make: Box::new(move || {
-                        let mut ctr = DynCtr::new(&key, &iv, kind, face, false).expect("available backend");
+                        let mut ctr = DynCtr::new(&key, &iv, kind, face, Counter::Be128).expect("available backend");
                         ctr.precompute();
                         Box::new(Aeslab { ctr, threads })
                     }),
@@ -223,7 +223,7 @@ fn key_setup(args: &BenchCtrArgs, cal: &Calibration, plan: Plan, key: &[u8], iv:
                     jobs.push(Box::new(move || drop(std::hint::black_box(AnyAes::new(kind, &key)))));
                 } else {
                     jobs.push(Box::new(move || {
-                        let mut c = DynCtr::new(&key, &iv, kind, face, false).expect("available backend");
+                        let mut c = DynCtr::new(&key, &iv, kind, face, Counter::Be128).expect("available backend");
                         c.precompute();
                         drop(std::hint::black_box(c));
                     }));

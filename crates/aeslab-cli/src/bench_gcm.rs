@@ -154,7 +154,7 @@ fn go_gcm(args: &BenchGcmArgs, cal: &aeslab_measure::Calibration, bits: u32, key
     let bin = crate::go_peers::binary(false)?;
     let key_hex = hex::encode(key);
     let check = crate::go_peers::run(&bin, &["gcm-check", "-key", &key_hex, "-size", "1000"])?;
-    let mut gcm = Gcm::new(key).map_err(|e| e.to_string())?;
+    let gcm = Gcm::new(key).map_err(|e| e.to_string())?;
     let message: Vec<u8> = (0..1000).map(|i| (i * 7 + 3) as u8).collect();
     let expect = gcm.seal(&NONCE, AD, &message).map_err(|e| e.to_string())?;
     if check.trim() != hex::encode(&expect) {

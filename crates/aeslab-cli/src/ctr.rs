@@ -3,7 +3,7 @@
 use std::io::{Read, Write};
 
 use aeslab::aes::{BackendKind, default_backend};
-use aeslab::ctr::{DynCtr, FaceLevel};
+use aeslab::ctr::{Counter, DynCtr, FaceLevel};
 use clap::{Args, ValueEnum};
 
 use crate::CliResult;
@@ -55,8 +55,11 @@ pub fn run(args: &CtrArgs) -> CliResult {
         Some(name) => FaceLevel::from_name(name).map_err(|e| e.to_string())?,
         None => FaceLevel::FASTEST,
     };
-    let wrap32 = matches!(args.counter, CounterArg::C32);
-    let mut ctr = DynCtr::new(&key, &iv, backend, level, wrap32).map_err(|e| e.to_string())?;
+    let counter = match args.counter {
+        CounterArg::C128 => Counter::Be128,
+        CounterArg::C32 => Counter::Be32,
+    };
+    let mut ctr = DynCtr::new(&key, &iv, backend, level, counter).map_err(|e| e.to_string())?;
 
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();

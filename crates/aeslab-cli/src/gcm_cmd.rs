@@ -50,7 +50,7 @@ pub fn run(cmd: &GcmCommand) -> CliResult {
     let ad = parse_hex("ad", &args.ad)?;
     let kind = crate::ctr::backend_or_default(args.backend.as_deref())?;
     let level = FaceLevel::from_name(&args.face).map_err(|e| e.to_string())?;
-    let mut gcm = Gcm::with_options(&key, kind, level, GhashImpl::fastest(), args.tag_len).map_err(|e| e.to_string())?;
+    let gcm = Gcm::with_options(&key, kind, level, GhashImpl::fastest(), args.tag_len).map_err(|e| e.to_string())?;
     let mut input = Vec::new();
     std::io::stdin().read_to_end(&mut input).map_err(|e| format!("reading stdin: {e}"))?;
     let output = if seal { gcm.seal(&nonce, &ad, &input) } else { gcm.open(&nonce, &ad, &input) }.map_err(|e| e.to_string())?;

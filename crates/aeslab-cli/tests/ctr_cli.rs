@@ -4,7 +4,7 @@ mod common;
 use common::aeslab;
 
 use aeslab::aes::BackendKind;
-use aeslab::ctr::{DynCtr, FaceLevel};
+use aeslab::ctr::{Counter, DynCtr, FaceLevel};
 
 const KEY: &str = "2b7e151628aed2a6abf7158809cf4f3c";
 const IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
@@ -38,7 +38,7 @@ fn ctr_counter_32_wraps_the_low_word_only() {
     let out = aeslab(&["ctr", "--key", KEY, "--iv", iv, "--counter", "32"], &data);
     assert!(out.status.success());
     let mut expect = data.clone();
-    DynCtr::new(&hex::decode(KEY).unwrap(), &hex::decode(iv).unwrap(), BackendKind::Table, FaceLevel::None, true)
+    DynCtr::new(&hex::decode(KEY).unwrap(), &hex::decode(iv).unwrap(), BackendKind::Table, FaceLevel::None, Counter::Be32)
         .unwrap()
         .apply_keystream(&mut expect);
     assert_eq!(out.stdout, expect);

@@ -18,7 +18,7 @@ mod valgrind;
 use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage, LaneStates};
 use aeslab::aes::{AnyAes, BackendKind};
 use aeslab::aez::Aez;
-use aeslab::ctr::{DynCtr, FaceLevel};
+use aeslab::ctr::{Counter, DynCtr, FaceLevel};
 use valgrind::{errors_so_far, mark_public, mark_secret, running_on_valgrind};
 
 /// Deterministic "random" bytes (the values do not matter; memcheck tracks definedness).
@@ -51,7 +51,7 @@ fn ctr_path(kind: BackendKind, level: FaceLevel) {
     let key = secret(16, 3);
     let mut iv = bytes(16, 4);
     iv[15] = 0xf0;
-    let mut ctr = DynCtr::new(&key, &iv, kind, level, false).expect("available");
+    let mut ctr = DynCtr::new(&key, &iv, kind, level, Counter::Be128).expect("available");
     let mut data = secret(700, 5);
     ctr.apply_keystream(&mut data[..33]);
     ctr.apply_keystream(&mut data[33..]);

@@ -11,6 +11,8 @@
 //! must take away the AVX-512 paths too. [`IMPLIES`] is Rust's own implication table for the
 //! features aeslab looks at.
 
+#![deny(unsafe_code)]
+
 use std::sync::OnceLock;
 
 /// Feature → the features it implies (directly), as rustc's `#[target_feature]` treats them.
@@ -43,22 +45,31 @@ pub const IMPLIES: &[(&str, &[&str])] = &[("aes", &["neon"]), ("pmull", &["neon"
 pub const IMPLIES: &[(&str, &[&str])] = &[];
 
 /// The names `AESLAB_CPU_MASK` lists, lower-cased.
-fn mask_list() -> &'static [String] {
-    static MASK: OnceLock<Vec<String>> = OnceLock::new();
-    MASK.get_or_init(|| {
-        std::env::var("AESLAB_CPU_MASK")
-            .unwrap_or_default()
-            .split(',')
-            .map(|f| f.trim().to_ascii_lowercase())
-            .filter(|f| !f.is_empty())
-            .collect()
-    })
+fn mask_list() -> Vec<String> {
+    std::env::var("AESLAB_CPU_MASK")
+        .unwrap_or_default()
+        .split(',')
+        .map(|f| f.trim().to_ascii_lowercase())
+        .filter(|f| !f.is_empty())
+        .collect()
 }
 
 /// Whether `feature` is masked: named in `AESLAB_CPU_MASK`, or implying (through [`IMPLIES`])
-/// a feature that is.
+/// a feature that is. The mask is read and closed over the implications once.
 pub fn masked(feature: &str) -> bool {
-    masked_by(feature, mask_list())
+    static MASKED: OnceLock<Vec<String>> = OnceLock::new();
+    let closed = MASKED.get_or_init(|| {
+        let mut out = mask_list();
+        // Everything the table says implies a masked feature; names it does not know (`sse2`,
+        // `pmull`, …) stay masked as named.
+        for (f, _) in IMPLIES {
+            if masked_by(f, &out) && !out.iter().any(|m| m == f) {
+                out.push(f.to_string());
+            }
+        }
+        out
+    });
+    closed.iter().any(|m| m == feature)
 }
 
 fn masked_by(feature: &str, mask: &[String]) -> bool {

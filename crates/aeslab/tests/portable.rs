@@ -9,7 +9,7 @@ mod common;
 use aeslab::ace::{AceAe128, AceBackend, AceHash256};
 use aeslab::aes::{AnyAes, BackendKind};
 use aeslab::aez::Aez;
-use aeslab::ctr::{DynCtr, FaceLevel};
+use aeslab::ctr::{Counter, DynCtr, FaceLevel};
 use common::{aez_vectors, field16, hex_of, lwc_cases};
 
 const PORTABLE: [BackendKind; 2] = [BackendKind::Ct64, BackendKind::Table];
@@ -44,20 +44,20 @@ fn face_cache_at_every_level_near_each_carry() {
     let key: Vec<u8> = (100u8..116).collect();
     // A few blocks before byte 15, the 32-bit counter and all 128 bits carry.
     let starts = [
-        (u128::from_be_bytes(*b"carry out of b15") | 0xfd, false),
-        ((0x0123_4567_89ab_cdef_u128 << 64) | 0xffff_fffd, true),
-        (u128::MAX - 2, false),
+        (u128::from_be_bytes(*b"carry out of b15") | 0xfd, Counter::Be128),
+        ((0x0123_4567_89ab_cdef_u128 << 64) | 0xffff_fffd, Counter::Be32),
+        (u128::MAX - 2, Counter::Be128),
     ];
     let data: Vec<u8> = (0..6 * 16 + 5).map(|i| i as u8).collect();
     for kind in PORTABLE {
-        for (iv, wrap32) in starts {
+        for (iv, counter) in starts {
             let mut plain = data.clone();
-            let mut ctr = DynCtr::new(&key, &iv.to_be_bytes(), kind, FaceLevel::None, wrap32).unwrap();
+            let mut ctr = DynCtr::new(&key, &iv.to_be_bytes(), kind, FaceLevel::None, counter).unwrap();
             ctr.apply_keystream(&mut plain);
             for level in FaceLevel::ALL {
                 // Starting mid-block, in two pieces: the partial-block and seek paths too.
                 let mut buf = data.clone();
-                let mut ctr = DynCtr::new(&key, &iv.to_be_bytes(), kind, level, wrap32).unwrap();
+                let mut ctr = DynCtr::new(&key, &iv.to_be_bytes(), kind, level, counter).unwrap();
                 ctr.seek_to(3);
                 ctr.apply_keystream(&mut buf[3..40]);
                 ctr.apply_keystream(&mut buf[40..]);

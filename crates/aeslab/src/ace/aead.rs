@@ -9,6 +9,8 @@
 //! rate ⊕= K[0..8]; P;  rate ⊕= K[8..16]; P;  tag = A ‖ C
 //! ```
 
+#![deny(unsafe_code)]
+
 use aead::{AeadCore, AeadInOut, TagPosition};
 use cipher::consts::U16;
 use cipher::inout::InOutBuf;

@@ -7,6 +7,8 @@
 //! digest = rate ‖ P; rate ‖ P; rate ‖ P; rate
 //! ```
 
+#![deny(unsafe_code)]
+
 use std::sync::OnceLock;
 
 use digest::consts::U32;

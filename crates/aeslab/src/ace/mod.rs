@@ -9,6 +9,8 @@
 //! ([`AceAe128::seal_many`], [`AceHash256::hash_many`]) and run them in lockstep, one
 //! message per lane.
 
+#![deny(unsafe_code)]
+
 mod aead;
 mod hash;
 mod permutation;
@@ -20,6 +22,10 @@ pub use hash::AceHash256;
 pub use permutation::{LaneStates, MAX_LANES};
 
 use crate::Error;
+use crate::simd::{Isa, Portable};
+#[cfg(target_arch = "x86_64")]
+use crate::simd::x86::{Avx2, Avx512F, Sse2};
+use permutation::Permute;
 
 /// An implementation of the ACE permutation, selected by name (`--backend`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,6 +43,9 @@ pub enum AceBackend {
 impl AceBackend {
     pub const ALL: [AceBackend; 4] = [AceBackend::Scalar, AceBackend::Sse, AceBackend::Avx2, AceBackend::Avx512];
 
+    /// Their names, in the same order.
+    pub const NAMES: &'static [&'static str] = &["scalar", "sse", "avx2", "avx512"];
+
     pub fn name(self) -> &'static str {
         match self {
             AceBackend::Scalar => "scalar",
@@ -51,7 +60,7 @@ impl AceBackend {
         Self::ALL
             .into_iter()
             .find(|b| b.name() == name)
-            .ok_or_else(|| Error::UnknownAceBackend(name.to_string()))
+            .ok_or_else(|| Error::UnknownAceBackend { name: name.to_string(), known: Self::NAMES })
     }
 
     /// Independent states it permutes at once.
@@ -79,11 +88,11 @@ impl AceBackend {
         match self {
             AceBackend::Scalar => true,
             #[cfg(target_arch = "x86_64")]
-            AceBackend::Sse => true,
+            AceBackend::Sse => Sse2::detect().is_some(),
             #[cfg(target_arch = "x86_64")]
-            AceBackend::Avx2 => crate::cpu::x86_has!("avx2"),
+            AceBackend::Avx2 => Avx2::detect().is_some(),
             #[cfg(target_arch = "x86_64")]
-            AceBackend::Avx512 => crate::cpu::x86_has!("avx512f"),
+            AceBackend::Avx512 => Avx512F::detect().is_some(),
             #[cfg(not(target_arch = "x86_64"))]
             _ => false,
         }
@@ -113,20 +122,31 @@ impl AceBackend {
     /// [`AceBackend::permute`] for a backend that already passed [`AceBackend::check`] (the
     /// schemes check it once, when they are built).
     pub(crate) fn permute_checked(self, states: &mut LaneStates) {
-        // Soundness of the `unsafe` calls below, not input validation: every caller checked.
-        assert!(self.available(), "ACE backend `{}` needs {}", self.name(), self.requires());
         match self {
-            AceBackend::Scalar => permutation::permute::<u32>(states),
-            // SAFETY: `available()` just confirmed the CPU has the feature each one enables.
+            AceBackend::Scalar => Portable.enter(Permute::<u32> { states, isa: Portable }),
             #[cfg(target_arch = "x86_64")]
-            AceBackend::Sse => unsafe { simd::permute_sse(states) },
+            AceBackend::Sse => {
+                let isa = Sse2::detect().unwrap_or_else(|| self.missing());
+                isa.enter(Permute::<simd::Xmm> { states, isa })
+            }
             #[cfg(target_arch = "x86_64")]
-            AceBackend::Avx2 => unsafe { simd::permute_avx2(states) },
+            AceBackend::Avx2 => {
+                let isa = Avx2::detect().unwrap_or_else(|| self.missing());
+                isa.enter(Permute::<simd::Ymm> { states, isa })
+            }
             #[cfg(target_arch = "x86_64")]
-            AceBackend::Avx512 => unsafe { simd::permute_avx512(states) },
+            AceBackend::Avx512 => {
+                let isa = Avx512F::detect().unwrap_or_else(|| self.missing());
+                isa.enter(Permute::<simd::Zmm> { states, isa })
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            _ => unreachable!("not available off x86-64"),
+            _ => self.missing(),
         }
+    }
+
+    /// Every caller checked the backend; a missing token here is a bug, not bad input.
+    fn missing(self) -> ! {
+        panic!("ACE backend `{}` needs {}", self.name(), self.requires())
     }
 }
 

@@ -17,6 +17,8 @@
 //! and no memory index depends on the state, so every lane word is constant-time as long as
 //! its operations are (they are single SIMD or ALU instructions).
 
+#![deny(unsafe_code)]
+
 /// Round constants of the three Simeck boxes (`rc0`, `rc1`, `rc2`, one bit per Simeck round,
 /// least significant bit first) and the step constants (`sc0`, `sc1`, `sc2`) for the 16
 /// steps, from the ACE specification (NIST LWC round 2), table 2.
@@ -38,6 +40,8 @@ const STEP_CONSTANTS: [[u8; 6]; 16] = [
     [0xcf, 0x59, 0x1e, 0xe9, 0x74, 0xba],
     [0xb7, 0xc6, 0xad, 0x7f, 0x3f, 0x1f],
 ];
+
+use crate::simd::{Isa, Kernel, Portable};
 
 /// Most lanes any backend has (a zmm register of 32-bit words).
 pub const MAX_LANES: usize = 16;
@@ -81,19 +85,25 @@ impl Drop for LaneStates {
 }
 
 /// The same 32-bit word of several independent states.
+///
+/// Its methods are safe because a word exists only where its ISA does: `splat` and `load`,
+/// the only ways to make one, take the ISA's token.
 pub(crate) trait LaneWord: Copy {
-    fn splat(x: u32) -> Self;
+    /// The instruction set its operations need.
+    type Isa: Isa;
+    fn splat(isa: Self::Isa, x: u32) -> Self;
     fn xor(self, other: Self) -> Self;
     /// Word `w` of the lanes this type holds.
-    fn load(words: &[u32; MAX_LANES]) -> Self;
+    fn load(isa: Self::Isa, words: &[u32; MAX_LANES]) -> Self;
     fn store(self, words: &mut [u32; MAX_LANES]);
     /// One Simeck round: `y ⊕ ((x ⋘ 5) ∧ x) ⊕ (x ⋘ 1) ⊕ key`.
     fn simeck_round(x: Self, y: Self, key: Self) -> Self;
 }
 
 impl LaneWord for u32 {
+    type Isa = Portable;
     #[inline(always)]
-    fn splat(x: u32) -> Self {
+    fn splat(_isa: Portable, x: u32) -> Self {
         x
     }
     #[inline(always)]
@@ -101,7 +111,7 @@ impl LaneWord for u32 {
         self ^ other
     }
     #[inline(always)]
-    fn load(words: &[u32; MAX_LANES]) -> Self {
+    fn load(_isa: Portable, words: &[u32; MAX_LANES]) -> Self {
         words[0]
     }
     #[inline(always)]
@@ -130,7 +140,7 @@ fn simeck_box<W: LaneWord>(hi: &mut W, lo: &mut W, rc: u8, keys: &[W; 2]) {
 
 /// Step `I` of the permutation (a const parameter, so its constants fold into the code) on `s = [A0, A1, B0, B1, C0, C1, D0, D1, E0, E1]`.
 #[inline(always)]
-fn step<W: LaneWord, const I: usize>(s: &mut [W; 10], keys: &[W; 2]) {
+fn step<W: LaneWord, const I: usize>(isa: W::Isa, s: &mut [W; 10], keys: &[W; 2]) {
     let [mut a0, mut a1, b0, b1, mut c0, mut c1, d0, d1, mut e0, mut e1] = *s;
     let sc = STEP_CONSTANTS[I];
     simeck_box(&mut a0, &mut a1, sc[0], keys);
@@ -138,31 +148,45 @@ fn step<W: LaneWord, const I: usize>(s: &mut [W; 10], keys: &[W; 2]) {
     simeck_box(&mut e0, &mut e1, sc[2], keys);
     let ones = keys[1];
     let nb0 = b0.xor(c0).xor(ones);
-    let nb1 = b1.xor(c1).xor(W::splat(0xffff_ff00 | sc[3] as u32));
+    let nb1 = b1.xor(c1).xor(W::splat(isa, 0xffff_ff00 | sc[3] as u32));
     let nd0 = d0.xor(e0).xor(ones);
-    let nd1 = d1.xor(e1).xor(W::splat(0xffff_ff00 | sc[4] as u32));
+    let nd1 = d1.xor(e1).xor(W::splat(isa, 0xffff_ff00 | sc[4] as u32));
     let ne0 = e0.xor(a0).xor(ones);
-    let ne1 = e1.xor(a1).xor(W::splat(0xffff_ff00 | sc[5] as u32));
+    let ne1 = e1.xor(a1).xor(W::splat(isa, 0xffff_ff00 | sc[5] as u32));
     // (A, B, C, D, E) ← (D, C, A, E, B), with B, D, E the mixed words.
     *s = [nd0, nd1, c0, c1, a0, a1, ne0, ne1, nb0, nb1];
 }
 
 /// The full 16-step permutation on the lanes `W` holds (the first 1, 4, 8 or 16) of `states`.
 #[inline(always)]
-pub(crate) fn permute<W: LaneWord>(states: &mut LaneStates) {
+pub(crate) fn permute<W: LaneWord>(isa: W::Isa, states: &mut LaneStates) {
     let words = &mut states.words;
-    let mut s = [W::splat(0); 10];
+    let mut s = [W::splat(isa, 0); 10];
     for (v, w) in s.iter_mut().zip(words.iter()) {
-        *v = W::load(w);
+        *v = W::load(isa, w);
     }
     // Simeck round keys 0xfffffffe ⊕ bit; the second is also the all-ones half of the step
     // constants.
-    let keys = [W::splat(0xffff_fffe), W::splat(0xffff_ffff)];
+    let keys = [W::splat(isa, 0xffff_fffe), W::splat(isa, 0xffff_ffff)];
     macro_rules! steps {
-        ($($i:literal)*) => { $( step::<W, $i>(&mut s, &keys); )* };
+        ($($i:literal)*) => { $( step::<W, $i>(isa, &mut s, &keys); )* };
     }
     steps!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);
     for (v, w) in s.iter().zip(words.iter_mut()) {
         v.store(w);
+    }
+}
+
+/// The permutation on the lanes of `W`, as a kernel entered under `W`'s ISA.
+pub(crate) struct Permute<'a, W: LaneWord> {
+    pub(crate) states: &'a mut LaneStates,
+    pub(crate) isa: W::Isa,
+}
+
+impl<W: LaneWord> Kernel for Permute<'_, W> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        permute::<W>(self.isa, self.states);
     }
 }

@@ -5,16 +5,19 @@
 //! Rotations are shift/shift/or on SSE2 and AVX2 and `VPROLD` on AVX-512; the Simeck round on
 //! AVX-512 is two `VPTERNLOGD`s. All are data-independent single instructions.
 
+#![allow(unsafe_code)] // SIMD words: each block says which token makes it sound.
+
 use core::arch::x86_64::*;
 
-use super::permutation::{LaneStates, LaneWord, MAX_LANES, permute};
+use super::permutation::{LaneWord, MAX_LANES};
+use crate::simd::x86::{Avx2, Avx512F, Sse2};
 
-// The `unsafe` blocks call SIMD intrinsics. They are sound because these words are created
-// only inside the `#[target_feature]` functions below, which `AceBackend` calls only after
-// checking the CPU has SSE2 / AVX2 / AVX-512F.
+// The `unsafe` blocks call SIMD intrinsics. They are sound because a word exists only after
+// its ISA's token was made (`splat` and `load` take it; the other methods take a word), so the
+// CPU has SSE2, AVX2 or AVX-512F.
 
 macro_rules! shift_rotate_word {
-    ($name:ident, $reg:ty, $load:ident, $store:ident, $set1:ident, $xor:ident,
+    ($name:ident, $isa:ty, $reg:ty, $load:ident, $store:ident, $set1:ident, $xor:ident,
      $and:ident, $or:ident, $slli:ident, $srli:ident) => {
         #[derive(Clone, Copy)]
         pub(crate) struct $name($reg);
@@ -27,8 +30,9 @@ macro_rules! shift_rotate_word {
         }
 
         impl LaneWord for $name {
+            type Isa = $isa;
             #[inline(always)]
-            fn splat(x: u32) -> Self {
+            fn splat(_isa: $isa, x: u32) -> Self {
                 unsafe { $name($set1(x as i32)) }
             }
             #[inline(always)]
@@ -36,7 +40,7 @@ macro_rules! shift_rotate_word {
                 unsafe { $name($xor(self.0, other.0)) }
             }
             #[inline(always)]
-            fn load(words: &[u32; MAX_LANES]) -> Self {
+            fn load(_isa: $isa, words: &[u32; MAX_LANES]) -> Self {
                 unsafe { $name($load(words.as_ptr().cast())) }
             }
             #[inline(always)]
@@ -52,17 +56,18 @@ macro_rules! shift_rotate_word {
     };
 }
 
-shift_rotate_word!(Xmm, __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_set1_epi32,
+shift_rotate_word!(Xmm, Sse2, __m128i, _mm_loadu_si128, _mm_storeu_si128, _mm_set1_epi32,
     _mm_xor_si128, _mm_and_si128, _mm_or_si128, _mm_slli_epi32, _mm_srli_epi32);
-shift_rotate_word!(Ymm, __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_set1_epi32,
+shift_rotate_word!(Ymm, Avx2, __m256i, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_set1_epi32,
     _mm256_xor_si256, _mm256_and_si256, _mm256_or_si256, _mm256_slli_epi32, _mm256_srli_epi32);
 
 #[derive(Clone, Copy)]
 pub(crate) struct Zmm(__m512i);
 
 impl LaneWord for Zmm {
+    type Isa = Avx512F;
     #[inline(always)]
-    fn splat(x: u32) -> Self {
+    fn splat(_isa: Avx512F, x: u32) -> Self {
         unsafe { Zmm(_mm512_set1_epi32(x as i32)) }
     }
     #[inline(always)]
@@ -70,7 +75,7 @@ impl LaneWord for Zmm {
         unsafe { Zmm(_mm512_xor_si512(self.0, other.0)) }
     }
     #[inline(always)]
-    fn load(words: &[u32; MAX_LANES]) -> Self {
+    fn load(_isa: Avx512F, words: &[u32; MAX_LANES]) -> Self {
         unsafe { Zmm(_mm512_loadu_si512(words.as_ptr().cast())) }
     }
     #[inline(always)]
@@ -85,31 +90,4 @@ impl LaneWord for Zmm {
             Zmm(_mm512_ternarylogic_epi32::<0x96>(y.0, f, key.0))
         }
     }
-}
-
-/// Lanes `0..4` of `states` through the permutation.
-///
-/// # Safety
-/// The CPU must have SSE2 (every x86-64 does).
-#[target_feature(enable = "sse2")]
-pub(crate) unsafe fn permute_sse(states: &mut LaneStates) {
-    permute::<Xmm>(states)
-}
-
-/// Lanes `0..8` of `states` through the permutation.
-///
-/// # Safety
-/// The CPU must have AVX2.
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn permute_avx2(states: &mut LaneStates) {
-    permute::<Ymm>(states)
-}
-
-/// All 16 lanes of `states` through the permutation.
-///
-/// # Safety
-/// The CPU must have AVX-512F.
-#[target_feature(enable = "avx512f")]
-pub(crate) unsafe fn permute_avx512(states: &mut LaneStates) {
-    permute::<Zmm>(states)
 }

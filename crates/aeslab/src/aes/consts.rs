@@ -4,6 +4,8 @@
 //! These tables are indexed by secret bytes only in the variable-time `table` backend and in
 //! tests; constant-time backends compute the S-box as a Boolean circuit instead.
 
+#![deny(unsafe_code)]
+
 /// Multiplication in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (compile-time use only).
 pub(crate) const fn gf_mul(mut a: u8, mut b: u8) -> u8 {
     let mut p = 0u8;

@@ -2,6 +2,8 @@
 //! the schedule is constant-time wherever the backend is: AES-NI computes it with AESENCLAST,
 //! the bitsliced backends with the bitsliced S-box circuit, the T-table backend with its table.
 
+#![deny(unsafe_code)]
+
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 use crate::{Block, Error};

@@ -1,55 +1,46 @@
-//! The AES block cipher: one key schedule, one file per backend, one runtime dispatch.
+//! The AES block cipher: one key schedule, three backend families, the one list of backends,
+//! and the round-level API the modes build on.
 //!
-//! | backend | file | constant time | blocks per batch |
-//! |---|---|---|---|
-//! | `table` ([`TableVartime`]) | `table.rs` | **no** | 1 |
-//! | `ct64` ([`Ct64`]) | `ct64.rs` | yes | 4 |
-//! | `bitslice-sse`, `-avx2`, `-avx512` | `bitslice.rs` | yes | 8, 16, 32 |
-//! | `aesni` ([`Aesni`]) | `aesni.rs` | yes | 8 |
-//! | `vaes256`, `vaes512` | `vaes.rs` | yes | 16, 32 |
-//! | `armv8` (aarch64) | `armv8.rs` | yes | 8 |
+//! | backend | type | family (file) | constant time | blocks per batch |
+//! |---|---|---|---|---|
+//! | `table` | [`TableVartime`] | T-tables (`table.rs`) | **no** | 1 |
+//! | `ct64` | [`Ct64`] | [`Sliced`] on `u64` (`sliced/u64.rs`) | yes | 4 |
+//! | `bitslice-sse`, `-avx2`, `-avx512` | [`BitsliceSse`], … | [`Sliced`] on xmm, ymm, zmm (`sliced/x86.rs`) | yes | 8, 16, 32 |
+//! | `aesni`, `vaes256`, `vaes512` | [`Aesni`], … | [`AesInsn`] on xmm, ymm, zmm (`insn/x86.rs`) | yes | 8, 16, 32 |
+//! | `armv8` (aarch64) | [`Armv8`] | [`AesInsn`] on q registers (`insn/aarch64.rs`) | yes | 8 |
 //!
 //! [`default_backend`] is the fastest constant-time backend the CPU has; it never picks
 //! `table`. [`Aes128`], [`Aes192`] and [`Aes256`] use it; [`AnyAes`] and
 //! [`Aes128::with_backend`] take a backend by [`BackendKind`] or name.
+//!
+//! The modes see AES through [`Backend`] and [`Rounds`] and add their own kernels for each
+//! family (`ctr`, `aez`, `gcm`); [`backend_list!`] is the one list of backends, which each
+//! mode expands for its dispatch. Nothing here names a mode.
 
-pub(crate) mod bitsliced;
-mod consts;
-mod ct64;
+#![deny(unsafe_code)]
+
+mod api;
+pub(crate) mod consts;
+pub(crate) mod insn;
 pub(crate) mod key_schedule;
+pub(crate) mod sliced;
 pub(crate) mod table;
-
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-#[macro_use]
-pub(crate) mod hw;
-#[cfg(target_arch = "aarch64")]
-mod armv8;
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod aesni;
-#[cfg(target_arch = "x86_64")]
-mod bitslice;
-#[cfg(target_arch = "x86_64")]
-mod vaes;
-
-pub(crate) mod traits;
 
 use std::sync::OnceLock;
 
 use cipher::array::ArraySize;
 use cipher::typenum::Unsigned;
 
-pub use ct64::Ct64;
-pub use table::TableVartime;
-pub use traits::{Aes, Aes128, Aes128With, Aes192, Aes192With, Aes256, Aes256With, AesWith};
-
-#[cfg(target_arch = "x86_64")]
-pub use aesni::Aesni;
-#[cfg(target_arch = "x86_64")]
-pub use bitslice::{BitsliceAvx2, BitsliceAvx512, BitsliceSse};
-#[cfg(target_arch = "x86_64")]
-pub use vaes::{Vaes256, Vaes512};
+pub use api::{Aes, Aes128, Aes128With, Aes192, Aes192With, Aes256, Aes256With, AesKeySize, AesWith};
 #[cfg(target_arch = "aarch64")]
-pub use armv8::Armv8;
+pub use insn::Armv8;
+pub use insn::AesInsn;
+#[cfg(target_arch = "x86_64")]
+pub use insn::{Aesni, Vaes256, Vaes512};
+#[cfg(target_arch = "x86_64")]
+pub use sliced::{BitsliceAvx2, BitsliceAvx512, BitsliceSse};
+pub use sliced::{Ct64, Sliced};
+pub use table::TableVartime;
 
 use crate::{Block, Error};
 
@@ -73,82 +64,102 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
     fn decrypt_blocks(&self, blocks: &mut [Block]);
 }
 
-/// Full AES rounds (SubBytes, ShiftRows, MixColumns, AddRoundKey) with caller-given round
-/// keys and no initial whitening: AEZ's AES4 and AES10. Implemented by the constant-time
-/// backends; `Keys` exists only where the CPU has the backend's features.
-use crate::aez::PairOffsets;
-
-pub(crate) trait RoundsOnly: Backend {
-    /// The round keys in the backend's form; wiped on drop.
-    type Keys: Send + Sync + 'static;
-    /// Prepares `keys` (one per round). Fails when the CPU lacks the backend.
-    fn prepare_round_keys(keys: &[Block]) -> Result<Self::Keys, Error>;
+/// AES rounds as building blocks for the modes, like RustCrypto's `aes::hazmat`: the first
+/// rounds of this key (FACE's cache) and full rounds with caller-given keys and no whitening
+/// (AEZ's AES4 and AES10).
+pub trait Rounds: Backend {
+    /// Round keys in the backend's form, with what runs them; wiped on drop.
+    type RoundKeys: Send + Sync + 'static;
+    /// Whitening and `rounds` full rounds of this key on every block, in place.
+    fn first_rounds(&self, blocks: &mut [Block], rounds: usize);
+    /// Prepares `keys` (one per round, at most ten). Fails when the CPU lacks the backend.
+    fn prepare_round_keys(keys: &[Block]) -> Result<Self::RoundKeys, Error>;
     /// Every block through one full round per key.
-    fn rounds_only(keys: &Self::Keys, blocks: &mut [Block]);
-
-    /// AEZ-core's first pass over `pairs` in registers, where the backend has such a kernel
-    /// (`aes/hw.rs`); returns the pairs done and their XOR sum. A kernel does all the pairs or
-    /// (the default) none: between its two passes the pairs are in the kernel's own layout.
-    fn aez_pass1(_keys: &Self::Keys, _pairs: &mut [[u8; 32]], _offs: &PairOffsets, _j1: &Block, _i0: &Block) -> (usize, Block) {
-        (0, [0u8; 16])
-    }
-
-    /// AEZ-core's second pass, likewise.
-    fn aez_pass2(
-        _keys: &Self::Keys,
-        _pairs: &mut [[u8; 32]],
-        _offs: &PairOffsets,
-        _s2: &Block,
-        _j1: &Block,
-        _i0: &Block,
-    ) -> (usize, Block) {
-        (0, [0u8; 16])
-    }
+    fn rounds_only(keys: &Self::RoundKeys, blocks: &mut [Block]);
 }
 
-/// Lists every backend once: the [`BackendKind`] variant, the type, and the architecture it
-/// exists on. Generates `BackendKind`, `AnyAes` and the matches between them.
-macro_rules! backends {
-    ($( $variant:ident($ty:ident) $(if $cfg:meta)? ),* $(,)?) => {
+/// The one list of backends: each `BackendKind` variant, its type, and the architecture it
+/// exists on. `backend_list!([callback], args…)` expands to
+/// `callback! { (args…) $( #[cfg(…)]* Variant(Type), )* }`; `aes` builds [`BackendKind`] and
+/// [`AnyAes`] from it, and each mode its dispatch.
+macro_rules! backend_list {
+    ([$($callback:tt)*] $(, $arg:tt)*) => {
+        $($callback)*! { ($($arg),*)
+            Table($crate::aes::TableVartime),
+            Ct64($crate::aes::Ct64),
+            #[cfg(target_arch = "x86_64")] BitsliceSse($crate::aes::BitsliceSse),
+            #[cfg(target_arch = "x86_64")] BitsliceAvx2($crate::aes::BitsliceAvx2),
+            #[cfg(target_arch = "x86_64")] BitsliceAvx512($crate::aes::BitsliceAvx512),
+            #[cfg(target_arch = "x86_64")] Aesni($crate::aes::Aesni),
+            #[cfg(target_arch = "x86_64")] Vaes256($crate::aes::Vaes256),
+            #[cfg(target_arch = "x86_64")] Vaes512($crate::aes::Vaes512),
+            #[cfg(target_arch = "aarch64")] Armv8($crate::aes::Armv8),
+        }
+    };
+}
+pub(crate) use backend_list;
+
+/// `value` (an `&AnyAes`) as `&dyn Trait` for the backend it holds: a mode's dispatch, one
+/// indirect call per use. Every backend type must implement `Trait`.
+macro_rules! any_as_dyn {
+    ($value:expr, $trait:path) => {
+        $crate::aes::backend_list!([$crate::aes::any_as_dyn_arms], ($value), ($trait))
+    };
+}
+pub(crate) use any_as_dyn;
+
+macro_rules! any_as_dyn_arms {
+    ((($value:expr), ($trait:path)) $($(#[$cfg:meta])* $variant:ident($ty:ty),)*) => {
+        match $value {
+            $( $(#[$cfg])* $crate::aes::AnyAes::$variant(b) => b as &dyn $trait, )*
+        }
+    };
+}
+pub(crate) use any_as_dyn_arms;
+
+/// Generates [`BackendKind`] and [`AnyAes`] from the list.
+macro_rules! define_backends {
+    (() $($(#[$cfg:meta])* $variant:ident($ty:ty),)*) => {
         /// A backend, named at run time.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum BackendKind {
-            $( $(#[cfg($cfg)])? $variant, )*
+            $( $(#[$cfg])* $variant, )*
         }
 
         /// An AES key scheduled for a backend chosen at run time.
         #[derive(Clone)]
         pub enum AnyAes {
-            $( $(#[cfg($cfg)])? $variant($ty), )*
+            $( $(#[$cfg])* $variant($ty), )*
         }
 
         impl BackendKind {
             /// Every backend this build knows, available or not.
-            pub const ALL: &'static [BackendKind] = &[ $( $(#[cfg($cfg)])? BackendKind::$variant, )* ];
+            pub const ALL: &'static [BackendKind] = &[ $( $(#[$cfg])* BackendKind::$variant, )* ];
+
+            /// Their names, in the same order.
+            pub const NAMES: &'static [&'static str] = &[ $( $(#[$cfg])* <$ty as Backend>::NAME, )* ];
 
             pub fn name(self) -> &'static str {
-                match self { $( $(#[cfg($cfg)])? BackendKind::$variant => $ty::NAME, )* }
+                match self { $( $(#[$cfg])* BackendKind::$variant => <$ty as Backend>::NAME, )* }
             }
 
             pub fn constant_time(self) -> bool {
-                match self { $( $(#[cfg($cfg)])? BackendKind::$variant => $ty::CONSTANT_TIME, )* }
+                match self { $( $(#[$cfg])* BackendKind::$variant => <$ty as Backend>::CONSTANT_TIME, )* }
             }
 
             /// Blocks per batch.
             pub fn batch(self) -> usize {
-                match self {
-                    $( $(#[cfg($cfg)])? BackendKind::$variant => <$ty as Backend>::Batch::USIZE, )*
-                }
+                match self { $( $(#[$cfg])* BackendKind::$variant => <$ty as Backend>::Batch::USIZE, )* }
             }
 
             /// CPU features needed.
             pub fn requires(self) -> &'static str {
-                match self { $( $(#[cfg($cfg)])? BackendKind::$variant => $ty::REQUIRES, )* }
+                match self { $( $(#[$cfg])* BackendKind::$variant => <$ty as Backend>::REQUIRES, )* }
             }
 
             /// Whether this CPU can run it.
             pub fn available(self) -> bool {
-                match self { $( $(#[cfg($cfg)])? BackendKind::$variant => $ty::available(), )* }
+                match self { $( $(#[$cfg])* BackendKind::$variant => <$ty as Backend>::available(), )* }
             }
         }
 
@@ -156,51 +167,30 @@ macro_rules! backends {
             /// Schedules `key` for `kind`.
             pub fn new(kind: BackendKind, key: &[u8]) -> Result<Self, Error> {
                 Ok(match kind {
-                    $( $(#[cfg($cfg)])? BackendKind::$variant => AnyAes::$variant($ty::new(key)?), )*
+                    $( $(#[$cfg])* BackendKind::$variant => AnyAes::$variant(<$ty as Backend>::new(key)?), )*
                 })
             }
 
             pub fn kind(&self) -> BackendKind {
-                match self { $( $(#[cfg($cfg)])? AnyAes::$variant(_) => BackendKind::$variant, )* }
+                match self { $( $(#[$cfg])* AnyAes::$variant(_) => BackendKind::$variant, )* }
             }
 
             pub fn rounds(&self) -> usize {
-                match self { $( $(#[cfg($cfg)])? AnyAes::$variant(b) => b.rounds(), )* }
+                match self { $( $(#[$cfg])* AnyAes::$variant(b) => b.rounds(), )* }
             }
 
             pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
-                match self { $( $(#[cfg($cfg)])? AnyAes::$variant(b) => b.encrypt_blocks(blocks), )* }
+                match self { $( $(#[$cfg])* AnyAes::$variant(b) => b.encrypt_blocks(blocks), )* }
             }
 
             pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
-                match self { $( $(#[cfg($cfg)])? AnyAes::$variant(b) => b.decrypt_blocks(blocks), )* }
-            }
-
-            /// Runs `f` on the concrete backend (monomorphised per backend).
-            pub(crate) fn visit<V: BackendVisitor>(&self, v: V) -> V::Output {
-                match self { $( $(#[cfg($cfg)])? AnyAes::$variant(b) => v.visit(b), )* }
+                match self { $( $(#[$cfg])* AnyAes::$variant(b) => b.decrypt_blocks(blocks), )* }
             }
         }
     };
 }
 
-backends! {
-    Table(TableVartime),
-    Ct64(Ct64),
-    BitsliceSse(BitsliceSse) if target_arch = "x86_64",
-    BitsliceAvx2(BitsliceAvx2) if target_arch = "x86_64",
-    BitsliceAvx512(BitsliceAvx512) if target_arch = "x86_64",
-    Aesni(Aesni) if target_arch = "x86_64",
-    Vaes256(Vaes256) if target_arch = "x86_64",
-    Vaes512(Vaes512) if target_arch = "x86_64",
-    Armv8(Armv8) if target_arch = "aarch64",
-}
-
-/// A computation generic over the backend type, for [`AnyAes::visit`].
-pub(crate) trait BackendVisitor {
-    type Output;
-    fn visit<B: crate::ctr::FaceBackend>(self, backend: &B) -> Self::Output;
-}
+backend_list!([define_backends]);
 
 /// Constant-time backends, fastest first. `table` is deliberately absent.
 const PREFERENCE: &[BackendKind] = &[
@@ -224,13 +214,7 @@ const PREFERENCE: &[BackendKind] = &[
 /// The fastest constant-time backend this CPU can run (detected once).
 pub fn default_backend() -> BackendKind {
     static DEFAULT: OnceLock<BackendKind> = OnceLock::new();
-    *DEFAULT.get_or_init(|| {
-        PREFERENCE
-            .iter()
-            .copied()
-            .find(|k| k.available())
-            .expect("ct64 is always available")
-    })
+    *DEFAULT.get_or_init(|| PREFERENCE.iter().copied().find(|k| k.available()).expect("ct64 is always available"))
 }
 
 impl BackendKind {
@@ -240,7 +224,7 @@ impl BackendKind {
             .iter()
             .copied()
             .find(|k| k.name() == name)
-            .ok_or_else(|| Error::UnknownBackend(name.to_string()))
+            .ok_or_else(|| Error::UnknownBackend { name: name.to_string(), known: BackendKind::NAMES })
     }
 
     /// The backends this CPU can run.

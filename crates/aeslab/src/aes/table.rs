@@ -4,11 +4,13 @@
 //! key material. It exists as the baseline of FACE's table-based variant and of measurements;
 //! the dispatch never picks it, and its type name says so.
 
+#![deny(unsafe_code)]
+
 use cipher::consts::U1;
 
 use super::consts::{INV_SBOX, SBOX, gf_mul};
 use super::key_schedule::{self, RoundKeys};
-use super::Backend;
+use super::{Backend, Rounds};
 use crate::{Block, Error};
 
 /// `TE[x]` = the MixColumns column (2s, s, s, 3s) of `s = S(x)`, byte 0 lowest. The other three
@@ -196,6 +198,56 @@ impl Backend for TableVartime {
     fn decrypt_blocks(&self, blocks: &mut [Block]) {
         for b in blocks {
             self.decrypt_block(b);
+        }
+    }
+}
+
+/// Round keys for [`Rounds::rounds_only`] on the T-tables (up to ten). Wiped on drop.
+pub struct TableRoundKeys {
+    keys: [Block; 10],
+    len: usize,
+}
+
+impl Drop for TableRoundKeys {
+    fn drop(&mut self) {
+        crate::ct::wipe(self.keys.as_flattened_mut());
+    }
+}
+
+/// The state's columns as bytes.
+fn column_bytes(s: &[u32; 4], b: &mut Block) {
+    for (c, w) in s.iter().enumerate() {
+        b[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
+    }
+}
+
+impl Rounds for TableVartime {
+    type RoundKeys = TableRoundKeys;
+
+    fn first_rounds(&self, blocks: &mut [Block], rounds: usize) {
+        for b in blocks {
+            let mut s = self.whiten(b);
+            for r in 1..=rounds {
+                s = TableVartime::round(&s, &self.enc.keys[r]);
+            }
+            column_bytes(&s, b);
+        }
+    }
+
+    fn prepare_round_keys(keys: &[Block]) -> Result<TableRoundKeys, Error> {
+        assert!(keys.len() <= 10, "up to ten round keys");
+        let mut k = TableRoundKeys { keys: [[0u8; 16]; 10], len: keys.len() };
+        k.keys[..keys.len()].copy_from_slice(keys);
+        Ok(k)
+    }
+
+    fn rounds_only(keys: &TableRoundKeys, blocks: &mut [Block]) {
+        for b in blocks {
+            let mut s = columns(b);
+            for k in &keys.keys[..keys.len] {
+                s = TableVartime::round(&s, k);
+            }
+            column_bytes(&s, b);
         }
     }
 }

@@ -7,7 +7,14 @@
 //!
 //! Every path is constant time: AES-NI, VAES and the bitsliced backends run the AES rounds;
 //! the variable-time `table` backend is refused.
+//!
+//! `tweak.rs` is the tweakable block cipher E^{j,i}_K, `scheme.rs` AEZ-hash, -prf, -tiny and
+//! -core over it, and `kernels.rs` AEZ-core's passes in registers and what each backend family
+//! runs AEZ with.
 
+#![deny(unsafe_code)]
+
+mod kernels;
 mod scheme;
 mod tweak;
 
@@ -21,7 +28,6 @@ use zeroize::Zeroize;
 use crate::aes::{BackendKind, default_backend};
 use crate::ct::constant_time_is_zero;
 use crate::{Block, Error};
-pub(crate) use tweak::{CHUNK_PAIRS, PairOffsets, PowerRing};
 use tweak::{Tweakable, to_block, to_u128};
 
 /// Extract: a 48-byte key is used as it is; any other length is hashed with BLAKE2b to 48 bytes.
@@ -138,11 +144,17 @@ impl Aez {
         let delta = self.delta(nonce, ad, tau);
         let m = buf.len() - tau;
         let ok = if m == 0 {
-            let mut expect = vec![0u8; tau];
-            scheme::prf(&self.t, delta, &mut expect);
-            let diff: Vec<u8> = expect.iter().zip(buf.iter()).map(|(a, b)| a ^ b).collect();
-            expect.zeroize();
-            constant_time_is_zero(&diff)
+            // The ciphertext must be the PRF's output: XOR it in, then every byte must be zero.
+            let mut expect = [0u8; 256];
+            for (c, chunk) in buf.chunks_mut(expect.len()).enumerate() {
+                let e = &mut expect[..chunk.len()];
+                scheme::prf_at(&self.t, delta, c * 256, e);
+                for (b, x) in chunk.iter_mut().zip(e.iter()) {
+                    *b ^= x;
+                }
+            }
+            crate::ct::wipe(&mut expect);
+            constant_time_is_zero(buf)
         } else {
             scheme::encipher(&self.t, delta, buf, true);
             constant_time_is_zero(&buf[m..])
@@ -157,7 +169,8 @@ impl Aez {
 }
 
 // RustCrypto `aead` 0.6: 16-byte nonce, 16-byte tag. AEZ's ciphertext is one enciphered
-// string; the "tag" is its last 16 bytes, the rest replaces the message.
+// string; the "tag" is its last 16 bytes, the rest replaces the message. The string is
+// enciphered where it lies — message buffer and tag — without joining them on the heap.
 
 impl KeySizeUser for Aez {
     type KeySize = U48;
@@ -188,13 +201,14 @@ impl AeadInOut for Aez {
         buffer: InOutBuf<'_, '_, u8>,
     ) -> aead::Result<aead::Tag<Self>> {
         let msg = buffer.into_out_with_copied_in();
-        let mut whole = vec![0u8; msg.len() + 16];
-        whole[..msg.len()].copy_from_slice(msg);
-        self.encrypt_in_place(nonce, &[associated_data], 16, &mut whole).map_err(|_| aead::Error)?;
-        msg.copy_from_slice(&whole[..msg.len()]);
-        let tag = aead::Tag::<Self>::try_from(&whole[msg.len()..]).expect("16 bytes");
-        whole.zeroize();
-        Ok(tag)
+        let delta = self.delta(nonce, &[associated_data], 16);
+        let mut tag = [0u8; 16];
+        if msg.is_empty() {
+            scheme::prf(&self.t, delta, &mut tag);
+        } else {
+            scheme::encipher_split(&self.t, delta, msg, &mut tag, false);
+        }
+        Ok(tag.into())
     }
 
     fn decrypt_inout_detached(
@@ -205,19 +219,26 @@ impl AeadInOut for Aez {
         tag: &aead::Tag<Self>,
     ) -> aead::Result<()> {
         let out = buffer.into_out_with_copied_in();
-        let mut whole = Vec::with_capacity(out.len() + 16);
-        whole.extend_from_slice(out);
-        whole.extend_from_slice(tag);
-        match self.decrypt_in_place(nonce, &[associated_data], 16, &mut whole) {
-            Ok(m) => {
-                out.copy_from_slice(&whole[..m]);
-                whole.zeroize();
-                Ok(())
+        let delta = self.delta(nonce, &[associated_data], 16);
+        let mut check: [u8; 16] = (*tag).into();
+        let ok = if out.is_empty() {
+            let mut expect = [0u8; 16];
+            scheme::prf(&self.t, delta, &mut expect);
+            for (c, e) in check.iter_mut().zip(expect) {
+                *c ^= e;
             }
-            Err(_) => {
-                out.zeroize();
-                Err(aead::Error)
-            }
+            crate::ct::wipe(&mut expect);
+            constant_time_is_zero(&check)
+        } else {
+            scheme::encipher_split(&self.t, delta, out, &mut check, true);
+            constant_time_is_zero(&check)
+        };
+        crate::ct::wipe(&mut check);
+        if ok {
+            Ok(())
+        } else {
+            crate::ct::wipe(out);
+            Err(aead::Error)
         }
     }
 }

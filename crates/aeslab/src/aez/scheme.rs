@@ -5,10 +5,12 @@
 //! computed from public positions only; nothing here branches on or indexes by secret data
 //! (the 10* padding positions depend on lengths, which are public).
 
-use zeroize::Zeroize;
+#![deny(unsafe_code)]
+
 
 use super::tweak::{IOffsets, Tweakable, to_block, to_u128};
 use crate::Block;
+use crate::simd::Block128;
 
 /// Block pairs per backend call in AEZ-core.
 const BATCH: usize = 32;
@@ -31,53 +33,8 @@ fn pad(bytes: &[u8]) -> u128 {
     to_u128(&b)
 }
 
-/// A block in a 128-bit register for the XOR glue: SSE2 on x86-64 (part of the baseline, so
-/// always available), a `u128` elsewhere. Left to themselves, `u128` XORs compile to pairs of
-/// 64-bit operations shuffled through the stack.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy)]
-struct V(core::arch::x86_64::__m128i);
-
-#[cfg(target_arch = "x86_64")]
-impl V {
-    #[inline(always)]
-    fn load(b: &[u8]) -> V {
-        assert!(b.len() >= 16);
-        // SAFETY: 16 readable bytes (checked above); SSE2 is part of x86-64.
-        V(unsafe { core::arch::x86_64::_mm_loadu_si128(b.as_ptr().cast()) })
-    }
-    #[inline(always)]
-    fn store(self, b: &mut [u8]) {
-        assert!(b.len() >= 16);
-        // SAFETY: 16 writable bytes (checked above); SSE2 is part of x86-64.
-        unsafe { core::arch::x86_64::_mm_storeu_si128(b.as_mut_ptr().cast(), self.0) }
-    }
-    #[inline(always)]
-    fn xor(self, o: V) -> V {
-        // SAFETY: SSE2 is part of x86-64.
-        V(unsafe { core::arch::x86_64::_mm_xor_si128(self.0, o.0) })
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[derive(Clone, Copy)]
-struct V(u128);
-
-#[cfg(not(target_arch = "x86_64"))]
-impl V {
-    #[inline(always)]
-    fn load(b: &[u8]) -> V {
-        V(u128::from_ne_bytes(b[..16].try_into().unwrap()))
-    }
-    #[inline(always)]
-    fn store(self, b: &mut [u8]) {
-        b[..16].copy_from_slice(&self.0.to_ne_bytes());
-    }
-    #[inline(always)]
-    fn xor(self, o: V) -> V {
-        V(self.0 ^ o.0)
-    }
-}
+/// A block in a 128-bit register for the XOR glue.
+type V = Block128;
 
 /// AEZ-hash(N, A_1..A_k) with tag length `tau_bits`: E^{3,1}([τ]_128) ⊕ the hash of the nonce
 /// (j = 4) and of each AD string (j = 5, 6, …), full blocks at i = 1, 2, … and a 10*-padded
@@ -132,13 +89,26 @@ impl HashBatch<'_> {
 
 /// AEZ-prf(Δ, τ): E^{−1,3}(Δ ⊕ [0]), E^{−1,3}(Δ ⊕ [1]), … truncated to τ bytes.
 pub(crate) fn prf(t: &Tweakable, delta: u128, out: &mut [u8]) {
+    prf_at(t, delta, 0, out);
+}
+
+/// AEZ-prf's output from byte `from` (a multiple of 16) on, into `out`; 32 blocks at a time
+/// from a stack buffer.
+pub(crate) fn prf_at(t: &Tweakable, delta: u128, from: usize, out: &mut [u8]) {
+    debug_assert!(from.is_multiple_of(16));
     let off = t.offset(-1, 3);
-    let mut blocks: Vec<Block> = (0..out.len().div_ceil(16)).map(|c| to_block(delta ^ c as u128 ^ off)).collect();
-    t.rounds.aes10(&mut blocks);
-    for (o, b) in out.chunks_mut(16).zip(&blocks) {
-        o.copy_from_slice(&b[..o.len()]);
+    let mut blocks = [[0u8; 16]; 32];
+    for (c, chunk) in out.chunks_mut(16 * blocks.len()).enumerate() {
+        let n = chunk.len().div_ceil(16);
+        for (k, b) in blocks[..n].iter_mut().enumerate() {
+            *b = to_block(delta ^ (from / 16 + c * 32 + k) as u128 ^ off);
+        }
+        t.rounds.aes10(&mut blocks[..n]);
+        for (o, b) in chunk.chunks_mut(16).zip(&blocks) {
+            o.copy_from_slice(&b[..o.len()]);
+        }
     }
-    blocks.zeroize();
+    crate::ct::wipe(blocks.as_flattened_mut());
 }
 
 /// Enciphers (`decrypt = false`) or deciphers `data` in place under tweak offset Δ.
@@ -146,8 +116,34 @@ pub(crate) fn encipher(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: boo
     match data.len() {
         0 => {}
         1..=31 => tiny(t, delta, data, decrypt),
-        _ => core(t, delta, data, decrypt),
+        n => {
+            let (body, rest) = data.split_at_mut(32 * ((n - 32) / 32));
+            core(t, delta, body, rest, decrypt)
+        }
     }
+}
+
+/// [`encipher`] of the string `head ‖ tail` without joining it: AEZ-core's pairs lie inside
+/// `head` (the string's last 32 to 63 bytes are the fragment and the final pair, and `tail`
+/// is shorter than 32), so only those last bytes are copied out and back. For the `aead`
+/// interface, whose tag is apart from the message.
+pub(crate) fn encipher_split(t: &Tweakable, delta: u128, head: &mut [u8], tail: &mut [u8], decrypt: bool) {
+    let n = head.len() + tail.len();
+    assert!(tail.len() < 32, "a tail shorter than a pair");
+    let mut joined = [0u8; 64];
+    let body_len = if n >= 32 { 32 * ((n - 32) / 32) } else { 0 };
+    let (body, head_rest) = head.split_at_mut(body_len);
+    let rest_len = n - body_len;
+    joined[..head_rest.len()].copy_from_slice(head_rest);
+    joined[head_rest.len()..rest_len].copy_from_slice(tail);
+    match n {
+        0 => {}
+        1..=31 => tiny(t, delta, &mut joined[..rest_len], decrypt),
+        _ => core(t, delta, body, &mut joined[..rest_len], decrypt),
+    }
+    head_rest.copy_from_slice(&joined[..head_rest.len()]);
+    tail.copy_from_slice(&joined[head_rest.len()..rest_len]);
+    crate::ct::wipe(&mut joined);
 }
 
 /// AEZ-tiny: a Feistel network on the two halves of a message of 1–31 bytes (halves of an
@@ -225,13 +221,14 @@ fn tiny(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     }
 }
 
-/// AEZ-core for messages of 32 bytes and more: pairs (M_i, M'_i), a fragment of 0–31 bytes,
-/// and the final pair (M_x, M_y). Two passes over the pairs, each batched.
-fn core(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
+/// AEZ-core for messages of 32 bytes and more: pairs (M_i, M'_i) in `body` (a multiple of 32
+/// bytes), then in `rest` a fragment of 0–31 bytes and the final pair (M_x, M_y). Two passes
+/// over the pairs, each batched.
+fn core(t: &Tweakable, delta: u128, body: &mut [u8], rest: &mut [u8], decrypt: bool) {
     let d = u64::from(decrypt);
-    let pairs = (data.len() - 32) / 32;
-    let frag = (data.len() - 32) % 32;
-    let (body, rest) = data.split_at_mut(32 * pairs);
+    debug_assert!(body.len().is_multiple_of(32) && (32..64).contains(&rest.len()));
+    let pairs = body.len() / 32;
+    let frag = rest.len() - 32;
     let (fragment, last) = rest.split_at_mut(frag);
     let (j0, j1, j2) = (0u128, t.j, t.j_times(2));
     let i0 = t.i_offset(0);

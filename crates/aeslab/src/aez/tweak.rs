@@ -7,9 +7,12 @@
 //! Neither has initial whitening. The offsets are multiples in GF(2^128) of secret blocks by
 //! *public* integers (j and i are positions, not data); doubling is branch-free.
 
+#![deny(unsafe_code)]
+
 use zeroize::Zeroize;
 
-use crate::aes::{BackendKind, RoundsOnly};
+use super::kernels::{AezEngine, AezRounds};
+use crate::aes::BackendKind;
 use crate::{Block, Error};
 
 /// Doubling in GF(2^128) (big-endian blocks, x^128 + x^7 + x^2 + x + 1), without a branch on
@@ -42,69 +45,18 @@ pub(crate) fn to_block(x: u128) -> Block {
     x.to_be_bytes()
 }
 
-/// AES4 and AES10 on batches of blocks, on one backend.
-pub(crate) trait AezRounds: Send + Sync {
-    fn aes4(&self, blocks: &mut [Block]);
-    fn aes10(&self, blocks: &mut [Block]);
-    /// AEZ-core pass 1 on all the pairs or (no kernel on this backend) none; returns the
-    /// pairs done. Pass 2 must then run on the same backend: the kernels' layout between the
-    /// passes is their own.
-    fn core_pass1(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, j1: &Block, i0: &Block) -> (usize, Block);
-    /// AEZ-core pass 2, likewise.
-    fn core_pass2(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, s2: &Block, j1: &Block, i0: &Block) -> (usize, Block);
+/// `match kind { Variant => <Type as AezEngine>::engine(i, j, l), … }` over the one backend list.
+macro_rules! engine_arms {
+    ((($kind:expr), ($i:expr), ($j:expr), ($l:expr)) $($(#[$cfg:meta])* $variant:ident($ty:ty),)*) => {
+        match $kind {
+            $( $(#[$cfg])* BackendKind::$variant => <$ty as AezEngine>::engine($i, $j, $l), )*
+        }
+    };
 }
 
-struct Engine<B: RoundsOnly> {
-    aes4: B::Keys,
-    aes10: B::Keys,
-}
-
-impl<B: RoundsOnly> AezRounds for Engine<B> {
-    fn aes4(&self, blocks: &mut [Block]) {
-        B::rounds_only(&self.aes4, blocks);
-    }
-    fn aes10(&self, blocks: &mut [Block]) {
-        B::rounds_only(&self.aes10, blocks);
-    }
-    fn core_pass1(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, j1: &Block, i0: &Block) -> (usize, Block) {
-        B::aez_pass1(&self.aes4, pairs, offs, j1, i0)
-    }
-    fn core_pass2(&self, pairs: &mut [[u8; 32]], offs: &PairOffsets, s2: &Block, j1: &Block, i0: &Block) -> (usize, Block) {
-        B::aez_pass2(&self.aes4, pairs, offs, s2, j1, i0)
-    }
-}
-
-fn engine<B: RoundsOnly>(i: &Block, j: &Block, l: &Block) -> Result<Box<dyn AezRounds>, Error> {
-    let mut aes4 = [*j, *i, *l, [0u8; 16]];
-    let mut aes10 = [*i, *j, *l, *i, *j, *l, *i, *j, *l, *i];
-    let e = Engine::<B> { aes4: B::prepare_round_keys(&aes4)?, aes10: B::prepare_round_keys(&aes10)? };
-    aes4.zeroize();
-    aes10.zeroize();
-    Ok(Box::new(e))
-}
-
-/// The AES rounds for AEZ on a backend. AEZ is constant-time throughout, so the variable-time
-/// `table` backend is refused.
-pub(crate) fn engine_for(kind: BackendKind, i: &Block, j: &Block, l: &Block) -> Result<Box<dyn AezRounds>, Error> {
-    use crate::aes::*;
-    match kind {
-        BackendKind::Table => Err(Error::VariableTime { backend: kind.name(), scheme: "AEZ" }),
-        BackendKind::Ct64 => engine::<Ct64>(i, j, l),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::BitsliceSse => engine::<BitsliceSse>(i, j, l),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::BitsliceAvx2 => engine::<BitsliceAvx2>(i, j, l),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::BitsliceAvx512 => engine::<BitsliceAvx512>(i, j, l),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Aesni => engine::<Aesni>(i, j, l),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Vaes256 => engine::<Vaes256>(i, j, l),
-        #[cfg(target_arch = "x86_64")]
-        BackendKind::Vaes512 => engine::<Vaes512>(i, j, l),
-        #[cfg(target_arch = "aarch64")]
-        BackendKind::Armv8 => engine::<Armv8>(i, j, l),
-    }
+/// The AES rounds for AEZ on a backend (the variable-time `table` backend is refused).
+fn engine_for(kind: BackendKind, i: &Block, j: &Block, l: &Block) -> Result<Box<dyn AezRounds>, Error> {
+    crate::aes::backend_list!([engine_arms], (kind), (i), (j), (l))
 }
 
 /// E^{j,i}_K for one key: the extracted I, J, L, the offsets that depend only on them, and the
@@ -136,9 +88,12 @@ impl Tweakable {
             (key[..16].try_into().unwrap(), key[16..32].try_into().unwrap(), key[32..].try_into().unwrap());
         let rounds = engine_for(kind, &i, &j, &l)?;
         let lu = to_u128(&l);
-        let l_mult = core::array::from_fn(|k| mul(k as u64, lu));
         let (i, j) = (to_u128(&i), to_u128(&j));
-        let j_mult = core::array::from_fn(|k| mul(k as u64, j));
+        let (mut l_mult, mut j_mult) = ([0u128; 8], [0u128; 8]);
+        for k in 0..8 {
+            l_mult[k] = mul(k as u64, lu);
+            j_mult[k] = mul(k as u64, j);
+        }
         let pair_offsets = PairOffsets::new(i, &l_mult);
         Ok(Tweakable { rounds, i, j, l_mult, j_mult, pair_offsets, kind })
     }

@@ -1,47 +1,84 @@
-//! The FACE cache, computed once for every backend with the backend's own first rounds.
+//! The FACE cache: the table `T_r` in a backend's form, and how the canonical `T_r` and the
+//! segment constants `C_r` come from the backend's own constant-time first rounds.
 //!
 //! `S_r(base | x) = C_r(base) ⊕ T_r[x]` (see the module docs). With `x0 = 0`:
 //! `C_r = S_r(base | 0)` and `T_r[x] = S_r(base | x) ⊕ S_r(base | 0)`. `T_r[x]` depends only on
 //! the key and counter bytes 0, 5, 10 and 15, so any `base` with the right bytes 0, 5, 10
 //! gives the same table.
 
-use zeroize::Zeroize;
+#![deny(unsafe_code)]
 
-use super::FaceBackend;
+use super::{FaceLevel, xor_blocks};
 use crate::Block;
+use crate::aes::Rounds;
 
-/// `C_r` for one segment (`c[r]` is filled for the rounds the level uses).
-#[derive(Clone, Default)]
-pub(crate) struct Segment {
-    pub c: [Block; 3],
+/// Table entries past 256 repeat the start, so that the last register of a short group may
+/// load whole registers past entry 255 (the entries it does not use).
+pub(crate) const TABLE_OVERHANG: usize = 32;
+
+/// Storage for one FACE table in the form its backend family uses — blocks for the
+/// AES-instruction backends, packed states for the bitsliced ones, columns for the T-tables —
+/// and what it was built for. The entries are secret: wiped on drop.
+pub(crate) struct FaceTable {
+    pub(crate) blocks: [Block; 256 + TABLE_OVERHANG],
+    built_for: Option<(FaceLevel, [u8; 3])>,
 }
 
-impl Zeroize for Segment {
-    fn zeroize(&mut self) {
-        self.c.zeroize();
+impl Default for FaceTable {
+    fn default() -> Self {
+        FaceTable { blocks: [[0u8; 16]; 256 + TABLE_OVERHANG], built_for: None }
     }
 }
 
-/// The segment constants for `base` (byte 15 clear): one block through the first rounds.
-pub(crate) fn segment<B: FaceBackend>(backend: &B, base: u128, rounds: &[usize]) -> Segment {
-    let mut seg = Segment::default();
-    for &r in rounds {
-        seg.c[r] = base.to_be_bytes();
-        backend.head(core::slice::from_mut(&mut seg.c[r]), r);
+impl Clone for FaceTable {
+    fn clone(&self) -> Self {
+        FaceTable { blocks: self.blocks, built_for: self.built_for }
     }
-    seg
 }
 
-/// `T_r` for the key and bytes 0, 5, 10 of `ctr`: 256 blocks through the first rounds.
-pub(crate) fn table<B: FaceBackend>(backend: &B, ctr: u128, r: usize) -> Vec<Block> {
+impl Drop for FaceTable {
+    fn drop(&mut self) {
+        crate::ct::wipe(self.blocks.as_flattened_mut());
+    }
+}
+
+/// Bytes 0, 5 and 10 of a counter: the table `T_r` is valid while they stay the same.
+fn table_key(ctr: u128) -> [u8; 3] {
+    let b = ctr.to_be_bytes();
+    [b[0], b[5], b[10]]
+}
+
+impl FaceTable {
+    /// Whether the table holds `T_r` of `level` for counters like `ctr`.
+    pub(crate) fn holds(&self, level: FaceLevel, ctr: u128) -> bool {
+        self.built_for == Some((level, table_key(ctr)))
+    }
+
+    /// Records what was just built into it.
+    pub(crate) fn mark_built(&mut self, level: FaceLevel, ctr: u128) {
+        self.built_for = Some((level, table_key(ctr)));
+    }
+}
+
+/// The canonical `T_r` for the key and bytes 0, 5, 10 of `ctr`, into `out`: the 256 counter
+/// blocks through the backend's first rounds, each XORed with entry 0.
+pub(crate) fn canonical_table<B: Rounds>(backend: &B, ctr: u128, r: usize, out: &mut [Block]) {
     let base = ctr & !0xff;
-    let mut t: Vec<Block> = (0..256u128).map(|x| (base | x).to_be_bytes()).collect();
-    backend.head(&mut t, r);
-    let s0 = t[0];
-    for e in t.iter_mut() {
-        for (b, z) in e.iter_mut().zip(s0) {
-            *b ^= z;
+    for (x, e) in out[..256].iter_mut().enumerate() {
+        *e = (base | x as u128).to_be_bytes();
+    }
+    backend.first_rounds(&mut out[..256], r);
+    let s0 = [out[0]];
+    for e in out[..256].chunks_mut(64) {
+        for b in e.iter_mut() {
+            xor_blocks(core::slice::from_mut(b), &s0);
         }
     }
-    t
+}
+
+/// `C_r` for the segment `base` (byte 15 clear): one block through the first rounds.
+pub(crate) fn segment_constant<B: Rounds>(backend: &B, base: u128, r: usize) -> Block {
+    let mut c = [base.to_be_bytes()];
+    backend.first_rounds(&mut c, r);
+    c[0]
 }

@@ -1,27 +1,32 @@
-//! Byte-level CTR streams on top of the block-level FACE core: counter modes, partial blocks,
+//! Byte-level CTR streams: a key object, a first counter block and a position. Partial blocks,
 //! seeking, the RustCrypto `cipher` 0.5 stream traits, and a multi-threaded keystream.
+//!
+//! A stream cuts its data into pieces at every wrap of the low 32 bits of the counter; each
+//! piece goes to the backend's engine in one call, and [`Counter`] says how the counter moves
+//! on across a cut. With FACE the stream keeps the table it built (in a box, made once, when
+//! FACE is first used) and reuses it while counter bytes 0, 5 and 10 stay the same.
+
+#![deny(unsafe_code)]
 
 use core::fmt;
 use core::marker::PhantomData;
 
 use cipher::consts::U16;
 use cipher::inout::InOutBuf;
+use cipher::common::InnerUser;
 use cipher::{
-    IvSizeUser, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,
+    InnerIvInit, IvSizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,
     StreamCipherSeek,
 };
-use zeroize::Zeroize;
 
-use super::{FaceBackend, FaceCtr, FaceLevel};
-use crate::aes::{AnyAes, BackendKind, BackendVisitor, default_backend, traits::AesKeySize};
-use crate::gcm::GhashImpl;
-use crate::gcm::stitch::GhashStitch;
+use super::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine};
+use crate::aes::{Aes, AesKeySize, AnyAes, BackendKind};
 use crate::{Block, Error};
 
-/// How the counter block advances.
+/// How the counter block advances, as a type (the RustCrypto way); [`Counter`] is the same at
+/// run time.
 pub trait CounterMode: Clone + Send + Sync + 'static {
-    /// `true`: only the low 32 bits count (and wrap); `false`: all 128 bits.
-    const WRAP32: bool;
+    const COUNTER: Counter;
     const NAME: &'static str;
 }
 
@@ -35,110 +40,96 @@ pub struct Ctr128BE;
 pub struct Ctr32BE;
 
 impl CounterMode for Ctr128BE {
-    const WRAP32: bool = false;
+    const COUNTER: Counter = Counter::Be128;
     const NAME: &'static str = "128";
 }
 
 impl CounterMode for Ctr32BE {
-    const WRAP32: bool = true;
+    const COUNTER: Counter = Counter::Be32;
     const NAME: &'static str = "32";
 }
 
-/// The counter `n` blocks after `ctr`.
-pub(crate) fn advance(ctr: u128, n: u128, wrap32: bool) -> u128 {
-    if wrap32 {
-        (ctr & !0xffff_ffff) | u128::from((ctr as u32).wrapping_add(n as u32))
-    } else {
-        ctr.wrapping_add(n)
-    }
-}
-
-/// The FACE core behind a trait object, so the backend can be chosen at run time.
-trait DynCore: Send + Sync {
-    fn xor_blocks(&mut self, ctr: u128, data: &mut [Block], wrap32: bool);
-    fn xor_ghash(&mut self, ctr: u128, data: &mut [Block], wrap32: bool, g: &mut GhashStitch);
-    fn stitches(&self, imp: GhashImpl) -> bool;
-    fn precompute(&mut self, ctr: u128);
-    fn boxed_clone(&self) -> Box<dyn DynCore>;
-    fn level(&self) -> FaceLevel;
-}
-
-impl<B: FaceBackend> DynCore for FaceCtr<B> {
-    fn xor_blocks(&mut self, ctr: u128, data: &mut [Block], wrap32: bool) {
-        FaceCtr::xor_blocks(self, ctr, data, wrap32);
-    }
-    fn xor_ghash(&mut self, ctr: u128, data: &mut [Block], wrap32: bool, g: &mut GhashStitch) {
-        FaceCtr::xor_ghash(self, ctr, data, wrap32, g);
-    }
-    fn stitches(&self, imp: GhashImpl) -> bool {
-        FaceCtr::stitches(self, imp)
-    }
-    fn precompute(&mut self, ctr: u128) {
-        FaceCtr::precompute(self, ctr);
-    }
-    fn boxed_clone(&self) -> Box<dyn DynCore> {
-        Box::new(self.clone())
-    }
-    fn level(&self) -> FaceLevel {
-        FaceCtr::level(self)
-    }
-}
-
-struct MakeCore(FaceLevel);
-
-impl BackendVisitor for MakeCore {
-    type Output = Box<dyn DynCore>;
-    fn visit<B: FaceBackend>(self, backend: &B) -> Box<dyn DynCore> {
-        Box::new(FaceCtr::new(backend.clone(), self.0))
+/// `data[i] ^= E(ctr_i)` over whole blocks from counter `ctr`, cut at every wrap of the low 32
+/// bits; with FACE, `table` is (re)built when it does not hold the piece's table.
+pub(crate) fn xor_keystream(aes: &AnyAes, counter: Counter, level: FaceLevel, table: &mut FaceTable, mut ctr: u128, data: &mut [Block]) {
+    let engine = engine(aes);
+    let mut done = 0;
+    while done < data.len() {
+        let n = (data.len() - done).min(usize::try_from(blocks_to_wrap(ctr)).unwrap_or(usize::MAX));
+        let piece = &mut data[done..done + n];
+        if level == FaceLevel::None {
+            engine.xor_plain(ctr, piece);
+        } else {
+            if !table.holds(level, ctr) {
+                engine.build_table(level, ctr, table);
+                table.mark_built(level, ctr);
+            }
+            engine.xor_face(level, table, ctr, piece);
+        }
+        done += n;
+        ctr = counter.advance(ctr, n as u128);
     }
 }
 
 /// AES-CTR with a key of any AES length, a backend and FACE level chosen at run time, and
-/// either counter mode. The typed [`AesCtr`] wraps it.
+/// either counter: the stream behind the typed [`AesCtr`].
+#[derive(Clone)]
 pub struct DynCtr {
-    core: Box<dyn DynCore>,
-    backend: BackendKind,
+    key: AnyAes,
+    counter: Counter,
+    face: FaceLevel,
     iv: u128,
-    wrap32: bool,
     /// Keystream bytes used so far.
     pos: u128,
-}
-
-impl Clone for DynCtr {
-    fn clone(&self) -> Self {
-        DynCtr { core: self.core.boxed_clone(), ..*self }
-    }
+    /// FACE's table, built when FACE is first used and kept while it stays valid.
+    table: Option<Box<FaceTable>>,
 }
 
 impl fmt::Debug for DynCtr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "DynCtr({}, face {}, pos {}) {{ .. }}", self.backend, self.core.level(), self.pos)
+        write!(f, "DynCtr({}, face {}, pos {}) {{ .. }}", self.key.kind(), self.face, self.pos)
     }
 }
 
 impl DynCtr {
-    /// `key`: 16, 24 or 32 bytes; `iv`: the first counter block; `wrap32` selects [`Ctr32BE`].
-    pub fn new(key: &[u8], iv: &[u8], backend: BackendKind, level: FaceLevel, wrap32: bool) -> Result<Self, Error> {
+    /// `key`: 16, 24 or 32 bytes; `iv`: the first counter block.
+    pub fn new(key: &[u8], iv: &[u8], backend: BackendKind, face: FaceLevel, counter: Counter) -> Result<Self, Error> {
         let iv: [u8; 16] = iv.try_into().map_err(|_| Error::InvalidIvLength(iv.len()))?;
-        let aes = AnyAes::new(backend, key)?;
-        Ok(DynCtr { core: aes.visit(MakeCore(level)), backend, iv: u128::from_be_bytes(iv), wrap32, pos: 0 })
+        Ok(DynCtr::from_key(AnyAes::new(backend, key)?, &iv, face, counter))
+    }
+
+    /// A stream on an already scheduled key.
+    pub fn from_key(key: AnyAes, iv: &[u8; 16], face: FaceLevel, counter: Counter) -> Self {
+        DynCtr { key, counter, face, iv: u128::from_be_bytes(*iv), pos: 0, table: None }
     }
 
     pub fn backend(&self) -> BackendKind {
-        self.backend
+        self.key.kind()
     }
 
     pub fn face_level(&self) -> FaceLevel {
-        self.core.level()
+        self.face
     }
 
-    /// Builds the FACE tables for the current position now rather than on first use.
+    pub fn counter(&self) -> Counter {
+        self.counter
+    }
+
+    /// The counter block of keystream block `block`.
+    fn counter_at(&self, block: u128) -> u128 {
+        self.counter.advance(self.iv, block)
+    }
+
+    /// Builds the FACE table for the current position now rather than on first use.
     pub fn precompute(&mut self) {
-        self.core.precompute(self.counter(self.pos / 16));
-    }
-
-    fn counter(&self, block: u128) -> u128 {
-        advance(self.iv, block, self.wrap32)
+        if self.face != FaceLevel::None {
+            let ctr = self.counter_at(self.pos / 16);
+            let table = self.table.get_or_insert_with(Box::default);
+            if !table.holds(self.face, ctr) {
+                engine(&self.key).build_table(self.face, ctr, table);
+                table.mark_built(self.face, ctr);
+            }
+        }
     }
 
     /// Position in keystream bytes.
@@ -157,6 +148,18 @@ impl DynCtr {
         self.pos = pos;
     }
 
+    /// The keystream over whole blocks from keystream block `block` on.
+    fn xor_blocks_at(&mut self, block: u128, data: &mut [Block]) {
+        let ctr = self.counter_at(block);
+        if self.face == FaceLevel::None || data.len() < 2 {
+            // A block or two: plain CTR gives the same keystream without a table.
+            xor_plain_cut(engine(&self.key), self.counter, ctr, data);
+        } else {
+            let table = self.table.get_or_insert_with(Box::default);
+            xor_keystream(&self.key, self.counter, self.face, table, ctr, data);
+        }
+    }
+
     /// XORs the keystream into `buf` and advances.
     pub fn apply_keystream(&mut self, buf: &mut [u8]) {
         let mut rest = buf;
@@ -164,47 +167,29 @@ impl DynCtr {
         if offset != 0 {
             // Finish the partly used block.
             let n = rest.len().min(16 - offset);
-            let ks = self.keystream_block(self.pos / 16);
-            for (b, k) in rest[..n].iter_mut().zip(&ks[offset..]) {
+            let mut ks = [[0u8; 16]];
+            self.xor_blocks_at(self.pos / 16, &mut ks);
+            for (b, k) in rest[..n].iter_mut().zip(&ks[0][offset..]) {
                 *b ^= k;
             }
+            crate::ct::wipe(&mut ks[0]);
             self.pos += n as u128;
             rest = &mut rest[n..];
         }
         let (blocks, tail) = rest.as_chunks_mut::<16>();
         if !blocks.is_empty() {
-            let ctr = self.counter(self.pos / 16);
-            self.core.xor_blocks(ctr, blocks, self.wrap32);
+            self.xor_blocks_at(self.pos / 16, blocks);
             self.pos += 16 * blocks.len() as u128;
         }
         if !tail.is_empty() {
-            let ks = self.keystream_block(self.pos / 16);
-            for (b, k) in tail.iter_mut().zip(ks) {
+            let mut ks = [[0u8; 16]];
+            self.xor_blocks_at(self.pos / 16, &mut ks);
+            for (b, k) in tail.iter_mut().zip(ks[0]) {
                 *b ^= k;
             }
+            crate::ct::wipe(&mut ks[0]);
             self.pos += tail.len() as u128;
         }
-    }
-
-    /// Whether [`DynCtr::apply_blocks_ghash`] runs GHASH `imp` inside the keystream loop.
-    pub(crate) fn stitches(&self, imp: GhashImpl) -> bool {
-        self.core.stitches(imp)
-    }
-
-    /// The keystream over whole blocks with GCM's GHASH of the ciphertext into `g`; the
-    /// position must be on a block boundary.
-    pub(crate) fn apply_blocks_ghash(&mut self, blocks: &mut [Block], g: &mut GhashStitch) {
-        debug_assert!(self.pos.is_multiple_of(16));
-        let ctr = self.counter(self.pos / 16);
-        self.core.xor_ghash(ctr, blocks, self.wrap32, g);
-        self.pos += 16 * blocks.len() as u128;
-    }
-
-    fn keystream_block(&mut self, block: u128) -> Block {
-        let mut ks = [[0u8; 16]];
-        let ctr = self.counter(block);
-        self.core.xor_blocks(ctr, &mut ks, self.wrap32);
-        ks[0]
     }
 
     /// [`DynCtr::apply_keystream`] on `threads` threads: the buffer is cut into contiguous
@@ -236,9 +221,21 @@ impl DynCtr {
     }
 }
 
-/// AES-CTR with a `K`-byte key and counter mode `M`: RustCrypto `KeyIvInit + StreamCipher +
-/// StreamCipherSeek`. `new` uses the fastest constant-time backend at its fastest FACE level;
-/// [`AesCtr::with_options`] picks both.
+/// Plain CTR over `data` from `ctr`, cut at every wrap of the low 32 bits.
+pub(crate) fn xor_plain_cut(engine: &dyn CtrEngine, counter: Counter, mut ctr: u128, data: &mut [Block]) {
+    let mut done = 0;
+    while done < data.len() {
+        let n = (data.len() - done).min(usize::try_from(blocks_to_wrap(ctr)).unwrap_or(usize::MAX));
+        engine.xor_plain(ctr, &mut data[done..done + n]);
+        done += n;
+        ctr = counter.advance(ctr, n as u128);
+    }
+}
+
+/// AES-CTR with a `K`-byte key and counter mode `M`: RustCrypto `KeyIvInit + InnerIvInit +
+/// StreamCipher + StreamCipherSeek`. `new` uses the fastest constant-time backend at its
+/// fastest FACE level; [`AesCtr::with_options`] picks both, and `inner_iv_init` takes an
+/// already expanded [`Aes`].
 #[derive(Clone, Debug)]
 pub struct AesCtr<K: AesKeySize, M: CounterMode> {
     inner: DynCtr,
@@ -254,13 +251,8 @@ pub type Aes256Ctr32 = AesCtr<cipher::consts::U32, Ctr32BE>;
 
 impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
     /// With a chosen backend and FACE level; an error if this CPU lacks the backend.
-    pub fn with_options(
-        key: &cipher::Key<Self>,
-        iv: &cipher::Iv<Self>,
-        backend: BackendKind,
-        level: FaceLevel,
-    ) -> Result<Self, Error> {
-        Ok(AesCtr { inner: DynCtr::new(key, iv, backend, level, M::WRAP32)?, _marker: PhantomData })
+    pub fn with_options(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>, backend: BackendKind, face: FaceLevel) -> Result<Self, Error> {
+        Ok(AesCtr { inner: DynCtr::new(key, iv, backend, face, M::COUNTER)?, _marker: PhantomData })
     }
 
     pub fn as_dyn(&self) -> &DynCtr {
@@ -277,19 +269,22 @@ impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
     }
 }
 
-impl<K: AesKeySize, M: CounterMode> KeySizeUser for AesCtr<K, M> {
-    type KeySize = K;
-}
-
 impl<K: AesKeySize, M: CounterMode> IvSizeUser for AesCtr<K, M> {
     type IvSize = U16;
 }
 
-impl<K: AesKeySize, M: CounterMode> KeyIvInit for AesCtr<K, M> {
-    fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
-        // The default backend is available by construction and the lengths are fixed by the
-        // types, so this cannot fail.
-        Self::with_options(key, iv, default_backend(), FaceLevel::FASTEST).expect("default backend")
+impl<K: AesKeySize, M: CounterMode> InnerUser for AesCtr<K, M> {
+    type Inner = Aes<K>;
+}
+
+/// `KeyIvInit` comes with this (`cipher`'s blanket impl): `new(key, iv)` schedules the key on
+/// the default backend and starts the stream here.
+impl<K: AesKeySize, M: CounterMode> InnerIvInit for AesCtr<K, M> {
+    /// A stream on an already expanded key (as RustCrypto's `ctr` does), at the fastest FACE
+    /// level.
+    fn inner_iv_init(inner: Aes<K>, iv: &cipher::Iv<Self>) -> Self {
+        let iv: [u8; 16] = (*iv).into();
+        AesCtr { inner: DynCtr::from_key(inner.into_any(), &iv, FaceLevel::FASTEST, M::COUNTER), _marker: PhantomData }
     }
 }
 
@@ -304,7 +299,7 @@ impl<K: AesKeySize, M: CounterMode> StreamCipher for AesCtr<K, M> {
     }
 
     fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
-        buf.zeroize();
+        buf.fill(0);
         self.inner.apply_keystream(buf);
     }
 }

@@ -6,11 +6,14 @@
 //! row `r` from input column `(j + r) mod 4`, so input column 0 reaches output column `j`
 //! through row `(4 − j) mod 4` only — the split FACE_rd2 caches around.
 
+#![deny(unsafe_code)]
+
 use zeroize::Zeroize;
 
-use crate::aes::table::{TE, TableVartime};
-use crate::ctr::{FaceBackend, FaceLevel, PerSegment, Segment, SegmentCache, run_by_segment, segment, xor_blocks};
+use super::cache::{FaceTable, canonical_table, segment_constant};
+use super::{CtrEngine, FaceLevel, xor_blocks, xor_plain_with_blocks};
 use crate::Block;
+use crate::aes::table::{TE, TableVartime};
 
 type Cols = [u32; 4];
 
@@ -46,32 +49,47 @@ impl Zeroize for TableSeg {
     }
 }
 
-/// One FACE run's fixed inputs, for [`run_by_segment`].
+/// The segment constants `C_r` a level reads.
+fn segment_rounds(level: FaceLevel) -> &'static [usize] {
+    match level {
+        FaceLevel::None => &[],
+        FaceLevel::Rd0 => &[0],
+        FaceLevel::Rd1 => &[0, 1],
+        FaceLevel::Rd1p => &[1],
+        FaceLevel::Rd2 => &[1, 2],
+        FaceLevel::Rd2p => &[2],
+    }
+}
+
+/// One FACE run's fixed inputs.
 struct TableRun<'a> {
     cipher: &'a TableVartime,
     level: FaceLevel,
-    table: &'a [Cols],
+    table: &'a [Block],
 }
 
-impl PerSegment for TableRun<'_> {
-    type Seg = TableSeg;
-
+impl TableRun<'_> {
     fn prepare(&self, base: u128) -> TableSeg {
-        let mut seg: Segment = segment(self.cipher, base, self.level.segment_rounds());
-        let c = [cols(&seg.c[0]), cols(&seg.c[1]), cols(&seg.c[2])];
-        seg.zeroize();
-        let mut rd2_partial = [0u32; 4];
+        let mut seg = TableSeg::default();
+        for &r in segment_rounds(self.level) {
+            let mut c = segment_constant(self.cipher, base, r);
+            seg.c[r] = cols(&c);
+            c.zeroize();
+        }
         if self.level == FaceLevel::Rd2 {
             // C_2 = (round 2 without column-0 terms) ⊕ (column-0 terms of C_1's column 0).
-            let t = column0_terms(c[1][0]);
-            rd2_partial = core::array::from_fn(|j| c[2][j] ^ t[j]);
+            let t = column0_terms(seg.c[1][0]);
+            for (p, (c2, tj)) in seg.rd2_partial.iter_mut().zip(seg.c[2].iter().zip(t)) {
+                *p = c2 ^ tj;
+            }
         }
-        TableSeg { c, rd2_partial }
+        seg
     }
 
     fn xor(&self, seg: &TableSeg, x0: usize, data: &mut [Block]) {
         let cipher = self.cipher;
         let t = self.table;
+        let t = |x: usize| cols(&t[x]);
         let c = &seg.c;
         // One loop per level, so the per-block work is exactly the level's.
         match self.level {
@@ -95,17 +113,17 @@ impl PerSegment for TableRun<'_> {
             }
             // rd1p: round 1's column 0 from the table by byte 15.
             FaceLevel::Rd1p => each(data, x0, |x| {
-                cipher.finish_from::<2>([c[1][0] ^ t[x][0], c[1][1], c[1][2], c[1][3]])
+                cipher.finish_from::<2>([c[1][0] ^ t(x)[0], c[1][1], c[1][2], c[1][3]])
             }),
             // rd2: round 2 cached without the column-0 terms, which take four lookups.
             FaceLevel::Rd2 => each(data, x0, |x| {
-                let terms = column0_terms(c[1][0] ^ t[x][0]);
+                let terms = column0_terms(c[1][0] ^ t(x)[0]);
                 let p = &seg.rd2_partial;
                 cipher.finish_from::<3>([p[0] ^ terms[0], p[1] ^ terms[1], p[2] ^ terms[2], p[3] ^ terms[3]])
             }),
             // rd2p: rounds 0–2 are one table entry XOR the segment constant.
             FaceLevel::Rd2p => each(data, x0, |x| {
-                cipher.finish_from::<3>([c[2][0] ^ t[x][0], c[2][1] ^ t[x][1], c[2][2] ^ t[x][2], c[2][3] ^ t[x][3]])
+                cipher.finish_from::<3>([c[2][0] ^ t(x)[0], c[2][1] ^ t(x)[1], c[2][2] ^ t(x)[2], c[2][3] ^ t(x)[3]])
             }),
         }
     }
@@ -120,36 +138,29 @@ fn each(data: &mut [Block], x0: usize, mut keystream: impl FnMut(usize) -> Block
     }
 }
 
-impl FaceBackend for TableVartime {
-    type Table = Vec<Cols>;
-    type SegCache = SegmentCache<TableSeg>;
+impl CtrEngine for TableVartime {
+    fn xor_plain(&self, ctr: u128, data: &mut [Block]) {
+        xor_plain_with_blocks(self, ctr, data);
+    }
 
-    fn head(&self, blocks: &mut [Block], rounds: usize) {
-        for b in blocks {
-            let mut s = self.whiten(b);
-            for r in 1..=rounds {
-                s = TableVartime::round(&s, &self.round_keys().keys[r]);
-            }
-            for (c, w) in s.iter().enumerate() {
-                b[4 * c..4 * c + 4].copy_from_slice(&w.to_le_bytes());
-            }
+    /// The canonical table, whose blocks are already the columns this file reads.
+    fn build_table(&self, level: FaceLevel, ctr: u128, table: &mut FaceTable) {
+        let r = level.table_round().expect("a FACE level");
+        canonical_table(self, ctr, r, &mut table.blocks);
+    }
+
+    fn xor_face(&self, level: FaceLevel, table: &FaceTable, ctr: u128, data: &mut [Block]) {
+        let run = TableRun { cipher: self, level, table: &table.blocks };
+        let (mut ctr, mut done) = (ctr, 0);
+        while done < data.len() {
+            let x0 = (ctr & 0xff) as usize;
+            let m = (data.len() - done).min(256 - x0);
+            let mut seg = run.prepare(ctr & !0xff);
+            run.xor(&seg, x0, &mut data[done..done + m]);
+            seg.zeroize();
+            done += m;
+            // The low 32 bits do not wrap inside a run; the last step may reach 2^128.
+            ctr = ctr.wrapping_add(m as u128);
         }
-    }
-
-    fn prepare_table(&self, _level: FaceLevel, t: &[Block]) -> Vec<Cols> {
-        t.iter().map(cols).collect()
-    }
-
-    fn face_run(
-        &self,
-        level: FaceLevel,
-        table: &Vec<Cols>,
-        seg: &mut SegmentCache<TableSeg>,
-        ctr: u128,
-        data: &mut [Block],
-        wrap32: bool,
-    ) {
-        let run = TableRun { cipher: self, level, table };
-        run_by_segment(&run, seg, ctr, data, wrap32);
     }
 }

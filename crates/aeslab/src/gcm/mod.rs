@@ -1,33 +1,23 @@
 //! AES-GCM (SP 800-38D) on FACE-CTR.
 //!
-//! The keystream is aeslab's CTR with the 32-bit counter (`Ctr32BE`) on any AES backend and
-//! FACE level; with a 96-bit nonce the counter block is `nonce ‖ 1` and the FACE table is built
-//! once per message for the 256-block segments the message spans. GHASH runs with carry-less
-//! multiplies where the CPU has them — one aggregated-reduction body (`clmul.rs`) over
-//! PCLMULQDQ/VPCLMULQDQ on xmm, ymm, zmm (`pclmul.rs`) or ARMv8 PMULL (`pmull.rs`) — else in
-//! portable constant-time code (`ghash.rs`). On the AES-instruction backends the GHASH of one
+//! The keystream is aeslab's CTR with the 32-bit counter on any AES backend and FACE level;
+//! with a 96-bit nonce the counter block is `nonce ‖ 1`, and with FACE the table is built once
+//! per message, on the stack. GHASH (`ghash`) runs with carry-less multiplies where the CPU has
+//! them, else in portable constant-time code. On the AES-instruction backends the GHASH of one
 //! group of blocks runs in the same loop body as the AES rounds of the next (`stitch.rs`, when
 //! the GHASH has the backend's register width); otherwise the two alternate per 4 KiB chunk,
 //! which stays in L1 between the CTR pass and the GHASH pass.
 //!
 //! [`Gcm`] takes keys of 16, 24 or 32 bytes, nonces of any non-zero length (other than 12
-//! bytes through GHASH), tags of 12 to 16 bytes. [`Aes128Gcm`], [`Aes192Gcm`] and
-//! [`Aes256Gcm`] are the RustCrypto `aead` 0.6 types (96-bit nonce, 16-byte tag). Opening a
-//! forgery returns an error and wipes the buffer.
+//! bytes through GHASH), tags of 12 to 16 bytes. It is immutable once made: sealing and
+//! opening take `&self` and keep a message's state (counter, GHASH accumulator, FACE table) on
+//! the stack of the call. [`Aes128Gcm`], [`Aes192Gcm`] and [`Aes256Gcm`] are the RustCrypto
+//! `aead` 0.6 types (96-bit nonce, 16-byte tag), calling straight through. Opening a forgery
+//! returns an error and wipes the buffer.
 
-mod clmul;
-mod ghash;
-#[cfg(target_arch = "x86_64")]
-mod pclmul;
-#[cfg(target_arch = "aarch64")]
-mod pmull;
-pub(crate) mod stitch;
+#![deny(unsafe_code)]
 
-/// This architecture's carry-less GHASH: `available(imp)` and `update(imp, …)`.
-#[cfg(target_arch = "x86_64")]
-use pclmul as carryless;
-#[cfg(target_arch = "aarch64")]
-use pmull as carryless;
+mod stitch;
 
 use core::marker::PhantomData;
 
@@ -35,14 +25,16 @@ use aead::{AeadCore, AeadInOut, TagPosition};
 use cipher::consts::{U12, U16};
 use cipher::inout::InOutBuf;
 use cipher::{KeyInit, KeySizeUser};
-use zeroize::Zeroize;
 
-use crate::aes::traits::AesKeySize;
-use crate::aes::{BackendKind, default_backend};
+use crate::aes::sliced::SlicedIsa;
+use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
 use crate::ct::constant_time_eq;
-use crate::ctr::{DynCtr, FaceLevel};
+use crate::ctr::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine};
+use crate::ghash::GhashKey;
 use crate::{Block, Error};
-use stitch::GhashStitch;
+use stitch::{Run, Stitched};
+
+pub use crate::ghash::GhashImpl;
 
 /// Bytes per CTR-then-GHASH step when the two are not stitched: small enough to stay in L1.
 const CHUNK: usize = 4096;
@@ -50,131 +42,73 @@ const CHUNK: usize = 4096;
 /// Plaintext limit of SP 800-38D: 2^39 − 256 bits.
 pub const MAX_MESSAGE: u64 = (1 << 36) - 32;
 
-/// How GHASH multiplies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GhashImpl {
-    /// Portable, constant time (integer multiplications on thinned operands).
-    Portable,
-    /// PCLMULQDQ on xmm registers, 8 blocks aggregated.
-    Pclmul,
-    /// VPCLMULQDQ on ymm registers, 16 blocks aggregated.
-    Vpclmul256,
-    /// VPCLMULQDQ on zmm registers, 32 blocks aggregated.
-    Vpclmul512,
-    /// ARMv8 PMULL on NEON registers, 8 blocks aggregated.
-    Pmull,
+/// A message's GHASH: the key, the accumulator, and whether the data is ciphertext before
+/// the keystream (opening) or after it (sealing).
+pub(crate) struct GhashState<'a> {
+    key: &'a GhashKey,
+    acc: u128,
+    decrypt: bool,
 }
 
-impl GhashImpl {
-    pub const ALL: [GhashImpl; 5] =
-        [GhashImpl::Portable, GhashImpl::Pclmul, GhashImpl::Vpclmul256, GhashImpl::Vpclmul512, GhashImpl::Pmull];
+/// What each backend family does for GCM: the keystream over whole blocks with the GHASH of
+/// the ciphertext, stitched where the family has such a loop. The low 32 bits of `ctr` do not
+/// wrap within `data`.
+pub(crate) trait GcmEngine: CtrEngine {
+    fn xor_ghash(&self, face: FaceLevel, table: Option<&FaceTable>, ctr: u128, data: &mut [Block], g: &mut GhashState<'_>) {
+        xor_then_ghash(self, face, table, ctr, data, g);
+    }
+}
 
-    pub fn name(self) -> &'static str {
-        match self {
-            GhashImpl::Portable => "portable",
-            GhashImpl::Pclmul => "pclmul",
-            GhashImpl::Vpclmul256 => "vpclmul256",
-            GhashImpl::Vpclmul512 => "vpclmul512",
-            GhashImpl::Pmull => "pmull",
+/// CTR and GHASH one after the other, per [`CHUNK`]: ciphertext is hashed before the
+/// keystream when opening and after it when sealing.
+fn xor_then_ghash<E: CtrEngine + ?Sized>(
+    engine: &E,
+    face: FaceLevel,
+    table: Option<&FaceTable>,
+    ctr: u128,
+    data: &mut [Block],
+    g: &mut GhashState<'_>,
+) {
+    let mut ctr = ctr;
+    for chunk in data.chunks_mut(CHUNK / 16) {
+        if g.decrypt {
+            g.key.update_blocks(&mut g.acc, chunk);
         }
-    }
-
-    /// The CPU features it needs.
-    pub fn requires(self) -> &'static str {
-        match self {
-            GhashImpl::Portable => "",
-            GhashImpl::Pclmul => "pclmulqdq, ssse3",
-            GhashImpl::Vpclmul256 => "vpclmulqdq, avx2",
-            GhashImpl::Vpclmul512 => "vpclmulqdq, avx512f, avx512bw",
-            GhashImpl::Pmull => "aarch64 pmull",
+        match table {
+            Some(t) if face != FaceLevel::None => engine.xor_face(face, t, ctr, chunk),
+            _ => engine.xor_plain(ctr, chunk),
         }
-    }
-
-    /// Whether this CPU can run it.
-    pub fn available(self) -> bool {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        {
-            self == GhashImpl::Portable || carryless::available(self)
+        if !g.decrypt {
+            g.key.update_blocks(&mut g.acc, chunk);
         }
-        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-        {
-            self == GhashImpl::Portable
-        }
-    }
-
-    /// The fastest this CPU has.
-    pub fn fastest() -> GhashImpl {
-        [GhashImpl::Pmull, GhashImpl::Vpclmul512, GhashImpl::Vpclmul256, GhashImpl::Pclmul]
-            .into_iter()
-            .find(|g| g.available())
-            .unwrap_or(GhashImpl::Portable)
+        // Inside a piece the low 32 bits do not wrap; the last step may reach 2^128.
+        ctr = ctr.wrapping_add(chunk.len() as u128);
     }
 }
 
-/// `p·x^-1` in GCM's field, on the spec's integers (bit 127 is the coefficient of x^0): a
-/// shift by one toward x^0, and when `p` had an x^0 term, `(p + g)/x` instead, whose
-/// coefficients x^127, x^6, x, 1 are the constant. The carry-less code stores its powers of H
-/// this way (see `clmul.rs`). Branch-free: the mask comes from the bit itself.
-fn times_inverse_x(p: u128) -> u128 {
-    let carry = (p >> 127).wrapping_neg();
-    (p << 1) ^ (carry & 0xc200_0000_0000_0000_0000_0000_0000_0001)
-}
+impl GcmEngine for TableVartime {}
+impl<I: SlicedIsa> GcmEngine for Sliced<I> {}
 
-/// The GHASH key: H and, for the carry-less backends, H^32 … H^1 (each times x^-1) ready to
-/// load.
-#[derive(Clone)]
-pub(crate) struct GhashKey {
-    h: u128,
-    powers: Vec<Block>,
-    imp: GhashImpl,
-}
-
-impl Drop for GhashKey {
-    fn drop(&mut self) {
-        self.h.zeroize();
-        self.powers.zeroize();
-    }
-}
-
-impl GhashKey {
-    fn new(h: Block, imp: GhashImpl) -> GhashKey {
-        let h = u128::from_be_bytes(h);
-        let mut powers = Vec::new();
-        if imp != GhashImpl::Portable {
-            let mut p = h;
-            for _ in 0..32 {
-                powers.push(times_inverse_x(p).to_le_bytes());
-                p = ghash::mul(p, h);
+impl<I: Stitched> GcmEngine for AesInsn<I> {
+    fn xor_ghash(&self, face: FaceLevel, table: Option<&FaceTable>, ctr: u128, data: &mut [Block], g: &mut GhashState<'_>) {
+        if g.key.imp() == I::GHASH {
+            let after = table.filter(|_| face != FaceLevel::None).map(|_| face.table_round().expect("a FACE level"));
+            let run = Run::<I::Both> {
+                keys: self.enc_keys(),
+                after,
+                table: table.map_or(&[][..], |t| &t.blocks[..]),
+                ctr,
+                data,
+                ghash: g.key,
+                acc: &mut g.acc,
+                decrypt: g.decrypt,
+                isa: PhantomData,
+            };
+            if stitch::enter(run) {
+                return;
             }
-            powers.reverse();
         }
-        GhashKey { h, powers, imp }
-    }
-
-    /// `acc` absorbs whole blocks.
-    fn update_blocks(&self, acc: &mut u128, blocks: &[Block]) {
-        self.update(acc, blocks.as_flattened());
-    }
-
-    /// `acc` absorbs `data`, zero-padded to whole blocks.
-    fn update(&self, acc: &mut u128, data: &[u8]) {
-        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-        if self.imp != GhashImpl::Portable {
-            let (blocks, tail) = data.as_chunks::<16>();
-            let mut a = acc.to_le_bytes();
-            // SAFETY: a `GhashKey` with a carry-less implementation is built only after
-            // `available()` confirmed the CPU has it (`Gcm::with_options`).
-            unsafe { carryless::update(self.imp, &self.powers, &mut a, blocks) };
-            if !tail.is_empty() {
-                let mut last: Block = [0; 16];
-                last[..tail.len()].copy_from_slice(tail);
-                // SAFETY: as above.
-                unsafe { carryless::update(self.imp, &self.powers, &mut a, &[last]) };
-            }
-            *acc = u128::from_le_bytes(a);
-            return;
-        }
-        ghash::update_portable(self.h, acc, data);
+        xor_then_ghash(self, face, table, ctr, data, g);
     }
 }
 
@@ -182,14 +116,15 @@ impl GhashKey {
 /// `tag_len` bytes.
 #[derive(Clone)]
 pub struct Gcm {
-    ctr: DynCtr,
+    aes: AnyAes,
     ghash: GhashKey,
+    face: FaceLevel,
     tag_len: usize,
 }
 
 impl core::fmt::Debug for Gcm {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Gcm({}, face {}, ghash {}, tag {}) {{ .. }}", self.ctr.backend(), self.ctr.face_level(), self.ghash.imp.name(), self.tag_len)
+        write!(f, "Gcm({}, face {}, ghash {}, tag {}) {{ .. }}", self.aes.kind(), self.face, self.ghash.imp().name(), self.tag_len)
     }
 }
 
@@ -201,20 +136,18 @@ impl Gcm {
 
     /// With every choice explicit; an error for a bad key length, a tag length outside 12..=16,
     /// or a backend or GHASH this CPU lacks.
-    pub fn with_options(key: &[u8], backend: BackendKind, level: FaceLevel, ghash: GhashImpl, tag_len: usize) -> Result<Gcm, Error> {
+    pub fn with_options(key: &[u8], backend: BackendKind, face: FaceLevel, ghash: GhashImpl, tag_len: usize) -> Result<Gcm, Error> {
         if !(12..=16).contains(&tag_len) {
             return Err(Error::InvalidTagLength(tag_len));
         }
-        if !ghash.available() {
-            return Err(Error::BackendUnavailable { backend: ghash.name(), requires: ghash.requires() });
-        }
-        let mut ctr = DynCtr::new(key, &[0; 16], backend, level, true)?;
-        // H = E_K(0^128): the keystream of the all-zero counter block.
-        let mut h = [0u8; 16];
-        ctr.apply_keystream(&mut h);
-        let ghash = GhashKey::new(h, ghash);
-        h.zeroize();
-        Ok(Gcm { ctr, ghash, tag_len })
+        let aes = AnyAes::new(backend, key)?;
+        // H = E_K(0^128).
+        let mut h = [[0u8; 16]];
+        aes.encrypt_blocks(&mut h);
+        let key = GhashKey::new(h[0], ghash);
+        crate::ct::wipe(&mut h[0]);
+        let ghash = key.ok_or(Error::BackendUnavailable { backend: ghash.name(), requires: ghash.requires() })?;
+        Ok(Gcm { aes, ghash, face, tag_len })
     }
 
     pub fn tag_len(&self) -> usize {
@@ -222,22 +155,22 @@ impl Gcm {
     }
 
     pub fn backend(&self) -> BackendKind {
-        self.ctr.backend()
+        self.aes.kind()
     }
 
     pub fn ghash_impl(&self) -> GhashImpl {
-        self.ghash.imp
+        self.ghash.imp()
     }
 
-    /// J0, and the stream positioned at inc32(J0) with E_K(J0) returned.
-    fn start(&mut self, nonce: &[u8]) -> Result<Block, Error> {
-        let j0 = match nonce.len() {
+    /// J0 for `nonce`.
+    fn j0(&self, nonce: &[u8]) -> Result<u128, Error> {
+        Ok(match nonce.len() {
             0 => return Err(Error::InvalidNonceLength(0)),
             12 => {
                 let mut j = [0u8; 16];
                 j[..12].copy_from_slice(nonce);
                 j[15] = 1;
-                j
+                u128::from_be_bytes(j)
             }
             n => {
                 let mut acc = 0u128;
@@ -245,13 +178,9 @@ impl Gcm {
                 let mut lengths = [0u8; 16];
                 lengths[8..].copy_from_slice(&(n as u64 * 8).to_be_bytes());
                 self.ghash.update(&mut acc, &lengths);
-                acc.to_be_bytes()
+                acc
             }
-        };
-        self.ctr.restart(&j0);
-        let mut ek_j0 = [0u8; 16];
-        self.ctr.apply_keystream(&mut ek_j0);
-        Ok(ek_j0)
+        })
     }
 
     fn tag(&self, ek_j0: &Block, mut acc: u128, ad_len: usize, msg_len: usize) -> Block {
@@ -273,68 +202,80 @@ impl Gcm {
         Ok(())
     }
 
-    /// The keystream over `buf` and GHASH of its ciphertext after `acc`. Whole blocks go
-    /// through the stitched loop when the backend has one for this GHASH, otherwise CTR and
-    /// GHASH alternate per `CHUNK`; the partial last block follows.
-    fn crypt(&mut self, acc: u128, buf: &mut [u8], decrypt: bool) -> u128 {
+    /// One message: E_K(J0), then the keystream from inc32(J0) over `buf` with the GHASH of
+    /// the AD and the ciphertext; returns the tag.
+    fn crypt(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], decrypt: bool) -> Result<Block, Error> {
+        Self::check_lengths(buf.len())?;
+        let j0 = self.j0(nonce)?;
+        let mut ek_j0 = [j0.to_be_bytes()];
+        self.aes.encrypt_blocks(&mut ek_j0);
+        let mut g = GhashState { key: &self.ghash, acc: 0, decrypt };
+        self.ghash.update(&mut g.acc, ad);
+        let gcm = any_as_dyn!(&self.aes, GcmEngine);
+        let mut ctr = Counter::Be32.advance(j0, 1);
         let (blocks, tail) = buf.as_chunks_mut::<16>();
-        let mut g = GhashStitch { key: &self.ghash, acc, decrypt };
-        let step = if self.ctr.stitches(self.ghash.imp) { blocks.len().max(1) } else { CHUNK / 16 };
-        for chunk in blocks.chunks_mut(step) {
-            self.ctr.apply_blocks_ghash(chunk, &mut g);
+        // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
+        // 32-bit counter), when FACE is on and there is more than a block to share it.
+        let mut table = (self.face != FaceLevel::None && blocks.len() > 1).then(FaceTable::default);
+        if let Some(t) = table.as_mut() {
+            engine(&self.aes).build_table(self.face, ctr, t);
         }
-        let mut acc = g.acc;
+        let mut done = 0;
+        while done < blocks.len() {
+            let n = (blocks.len() - done).min(usize::try_from(blocks_to_wrap(ctr)).unwrap_or(usize::MAX));
+            gcm.xor_ghash(self.face, table.as_ref(), ctr, &mut blocks[done..done + n], &mut g);
+            done += n;
+            ctr = Counter::Be32.advance(ctr, n as u128);
+        }
         if !tail.is_empty() {
             if decrypt {
-                self.ghash.update(&mut acc, tail);
+                self.ghash.update(&mut g.acc, tail);
             }
-            self.ctr.apply_keystream(tail);
+            let mut ks = [[0u8; 16]];
+            engine(&self.aes).xor_plain(ctr, &mut ks);
+            for (b, k) in tail.iter_mut().zip(ks[0]) {
+                *b ^= k;
+            }
+            crate::ct::wipe(&mut ks[0]);
             if !decrypt {
-                self.ghash.update(&mut acc, tail);
+                self.ghash.update(&mut g.acc, tail);
             }
         }
-        acc
+        let tag = self.tag(&ek_j0[0], g.acc, ad.len(), buf.len());
+        crate::ct::wipe(&mut ek_j0[0]);
+        Ok(tag)
     }
 
     /// Encrypts `buf` in place and returns the tag (`tag_len` bytes of the returned block).
-    pub fn encrypt_in_place_detached(&mut self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Block, Error> {
-        Self::check_lengths(buf.len())?;
-        let ek_j0 = self.start(nonce)?;
-        let mut acc = 0u128;
-        self.ghash.update(&mut acc, ad);
-        let acc = self.crypt(acc, buf, false);
-        Ok(self.tag(&ek_j0, acc, ad.len(), buf.len()))
+    pub fn encrypt_in_place_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Block, Error> {
+        self.crypt(nonce, ad, buf, false)
     }
 
     /// Decrypts `buf` in place if `tag` (`tag_len` bytes) authenticates it; otherwise wipes it.
-    pub fn decrypt_in_place_detached(&mut self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
-        Self::check_lengths(buf.len())?;
+    pub fn decrypt_in_place_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
         if tag.len() != self.tag_len {
             return Err(Error::InvalidTagLength(tag.len()));
         }
-        let ek_j0 = self.start(nonce)?;
-        let mut acc = 0u128;
-        self.ghash.update(&mut acc, ad);
-        let acc = self.crypt(acc, buf, true);
-        let expect = self.tag(&ek_j0, acc, ad.len(), buf.len());
+        let expect = self.crypt(nonce, ad, buf, true)?;
         if constant_time_eq(&expect[..self.tag_len], tag) {
             Ok(())
         } else {
-            buf.zeroize();
+            crate::ct::wipe(buf);
             Err(Error::AuthenticationFailed)
         }
     }
 
     /// Ciphertext ‖ tag.
-    pub fn seal(&mut self, nonce: &[u8], ad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut out = plaintext.to_vec();
+    pub fn seal(&self, nonce: &[u8], ad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::with_capacity(plaintext.len() + self.tag_len);
+        out.extend_from_slice(plaintext);
         let tag = self.encrypt_in_place_detached(nonce, ad, &mut out)?;
         out.extend_from_slice(&tag[..self.tag_len]);
         Ok(out)
     }
 
     /// The plaintext of ciphertext ‖ tag, or an error (and nothing else).
-    pub fn open(&mut self, nonce: &[u8], ad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
+    pub fn open(&self, nonce: &[u8], ad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
         let Some(body) = sealed.len().checked_sub(self.tag_len) else {
             return Err(Error::CiphertextTooShort { len: sealed.len(), tag: self.tag_len });
         };
@@ -386,9 +327,7 @@ impl<K: AesKeySize> AeadInOut for AesGcm<K> {
         associated_data: &[u8],
         buffer: InOutBuf<'_, '_, u8>,
     ) -> aead::Result<aead::Tag<Self>> {
-        // The stream's position is per message: work on a clone (a few hundred bytes).
-        let mut gcm = self.inner.clone();
-        let tag = gcm.encrypt_in_place_detached(nonce, associated_data, buffer.into_out_with_copied_in()).map_err(|_| aead::Error)?;
+        let tag = self.inner.encrypt_in_place_detached(nonce, associated_data, buffer.into_out_with_copied_in()).map_err(|_| aead::Error)?;
         Ok(tag.into())
     }
 
@@ -399,7 +338,6 @@ impl<K: AesKeySize> AeadInOut for AesGcm<K> {
         buffer: InOutBuf<'_, '_, u8>,
         tag: &aead::Tag<Self>,
     ) -> aead::Result<()> {
-        let mut gcm = self.inner.clone();
-        gcm.decrypt_in_place_detached(nonce, associated_data, buffer.into_out_with_copied_in(), tag).map_err(|_| aead::Error)
+        self.inner.decrypt_in_place_detached(nonce, associated_data, buffer.into_out_with_copied_in(), tag).map_err(|_| aead::Error)
     }
 }

@@ -2,201 +2,197 @@
 //! carry-less multiplier hashes another, in the same loop body, so the core overlaps the two
 //! instead of running a CTR pass and then a GHASH pass.
 //!
-//! The CTR loops of `ctr/hw.rs` call [`Stitch::before_group`] before each group is XORed with
-//! its keystream. Sealing hashes the groups already written (one group behind the keystream);
-//! opening hashes the group about to be decrypted (or ahead of it). Group sizes match —
-//! `IN_FLIGHT` AES registers and `GROUP` carry-less registers of the same width — so in the
-//! steady state each call hashes exactly one group; the end of the message is caught up through
-//! the general GHASH.
+//! The CTR loops (`ctr::insn`) call [`GroupHook::before_group`] before each group is XORed
+//! with its keystream. Sealing hashes the groups already written (one group behind the
+//! keystream); opening hashes the group about to be decrypted (or ahead of it). Group sizes
+//! match — `IN_FLIGHT` AES registers and `GROUP` carry-less registers of the same width — so in
+//! the steady state each call hashes exactly one group; the end of the message is caught up
+//! through the general GHASH.
+//!
+//! Each AES ISA has a partner ISA that adds its carry-less multiply on the same registers
+//! ([`Stitched`]); the loop is entered under the partner.
 //!
 //! Constant time: the AES instructions and carry-less multiplies run in constant time, and which
 //! blocks are hashed when depends only on lengths.
 
+#![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
+
+use core::marker::PhantomData;
+
 use crate::Block;
-use super::GhashKey;
+use crate::aes::insn::{AesIsa, AesRound};
+use crate::aes::key_schedule::RoundKeys;
+use crate::ctr::insn::{GroupHook, face_xor, plain_xor};
+use crate::ghash::clmul::{GROUP, absorb_group, update_blocks};
+use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl, GhashKey};
+use crate::simd::{BlockIsa, Kernel, Reg};
 
-/// What the keystream code carries through for GCM: the GHASH key, the accumulator, and whether
-/// the data is ciphertext before the keystream (opening) or after it (sealing).
-pub(crate) struct GhashStitch<'a> {
-    pub(crate) key: &'a GhashKey,
-    pub(crate) acc: u128,
-    pub(crate) decrypt: bool,
+/// An AES ISA whose registers also multiply carry-less in a partner ISA: the GHASH of the same
+/// width, and the ISA that has both.
+pub(crate) trait Stitched: AesIsa + BlockIsa<Reg: ClmulReg> {
+    /// The GHASH that runs on the same registers.
+    const GHASH: GhashImpl;
+    /// The ISA with both instruction sets.
+    type Both: ClmulIsa + BlockIsa<Reg = Self::Reg>;
 }
 
-impl GhashStitch<'_> {
-    pub(crate) fn imp(&self) -> super::GhashImpl {
-        self.key.imp
-    }
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Stitched;
+    use crate::ghash::GhashImpl;
+    use crate::simd::x86::{AesNi, AesNiPclmul, VaesVpclmulYmm, VaesVpclmulZmm, VaesYmm, VaesZmm};
 
-    /// Absorbs whole blocks (the unstitched path).
-    pub(crate) fn absorb(&mut self, blocks: &[Block]) {
-        self.key.update_blocks(&mut self.acc, blocks);
+    impl Stitched for AesNi {
+        const GHASH: GhashImpl = GhashImpl::Pclmul;
+        type Both = AesNiPclmul;
+    }
+    impl Stitched for VaesYmm {
+        const GHASH: GhashImpl = GhashImpl::Vpclmul256;
+        type Both = VaesVpclmulYmm;
+    }
+    impl Stitched for VaesZmm {
+        const GHASH: GhashImpl = GhashImpl::Vpclmul512;
+        type Both = VaesVpclmulZmm;
     }
 }
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-pub(crate) use with_instructions::StitchVec;
+#[cfg(target_arch = "aarch64")]
+mod aarch64 {
+    use super::Stitched;
+    use crate::ghash::GhashImpl;
+    use crate::simd::aarch64::{NeonAes, NeonAesPmull};
 
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod with_instructions {
-    #[cfg(target_arch = "aarch64")]
-    use core::arch::aarch64::*;
-    #[cfg(target_arch = "x86_64")]
-    use core::arch::x86_64::*;
-
-    use super::GhashStitch;
-    use crate::Block;
-    use crate::aes::hw::AesVec;
-    use crate::aes::key_schedule::RoundKeys;
-    use crate::ctr::hw::{Stitch, face_run_any, plain_xor_any};
-    use crate::gcm::GhashImpl;
-    use crate::gcm::clmul::{ClmulVec, GROUP, absorb_group, update_blocks};
-
-    /// The GHASH state inside one stitched run, in registers.
-    struct ClmulHook<C: ClmulVec> {
-        /// H^(GROUP × LANES) … H^1: the last `GROUP × LANES` of the key's powers.
-        group_powers: *const Block,
-        /// Every power the key has, for the catch-up.
-        powers: *const Block,
-        powers_len: usize,
-        acc: C::Lane,
-        /// The first block not yet hashed, and the end of the data.
-        next: *const Block,
-        end: *const Block,
-        decrypt: bool,
-        _width: core::marker::PhantomData<C>,
+    impl Stitched for NeonAes {
+        const GHASH: GhashImpl = GhashImpl::Pmull;
+        type Both = NeonAesPmull;
     }
+}
 
-    impl<C: ClmulVec> ClmulHook<C> {
-        /// Hashes `[next, end)` through the general GHASH. Inlined like everything here: only
-        /// the `#[target_feature]` entry points below are compiled with the instructions.
-        #[inline(always)]
-        unsafe fn catch_up(&mut self, end: *const Block) {
-            unsafe {
-                let n = end.offset_from(self.next) as usize;
-                if n == 0 {
-                    return;
-                }
-                let powers = core::slice::from_raw_parts(self.powers, self.powers_len);
-                let mut acc = [0u8; 16];
-                self.acc.store(&mut acc);
-                update_blocks::<C>(powers, &mut acc, core::slice::from_raw_parts(self.next, n));
-                self.acc = C::Lane::load(&acc);
-                self.next = end;
-            }
-        }
-    }
+/// The GHASH state inside one stitched run, in registers.
+struct ClmulHook<C: ClmulReg> {
+    /// H^(GROUP × LANES) … H^1: the last `GROUP × LANES` of the key's powers.
+    group_powers: *const Block,
+    /// Every power the key has, for the catch-up.
+    powers: *const Block,
+    powers_len: usize,
+    acc: C::Lane,
+    /// The first block not yet hashed, and the end of the data.
+    next: *const Block,
+    end: *const Block,
+    decrypt: bool,
+    _width: PhantomData<C>,
+}
 
-    impl<C: ClmulVec> Stitch for ClmulHook<C> {
-        #[inline(always)]
-        unsafe fn before_group(&mut self, group: *const Block, len: usize) {
-            unsafe {
-                let g = GROUP * C::LANES;
-                if self.decrypt {
-                    // Opening must hash through the group (the input it is about to overwrite)
-                    // and may hash ahead: whole groups of ciphertext, even where the keystream's
-                    // groups are offset from them by a short first group.
-                    let need = group.add(len);
-                    while self.next < need && self.end.offset_from(self.next) >= g as isize {
-                        self.acc = absorb_group::<C>(self.group_powers, self.acc, self.next);
-                        self.next = self.next.add(g);
-                    }
-                    if self.next < need {
-                        self.catch_up(need);
-                    }
-                } else {
-                    // Sealing hashes the output below the group, a whole group at a time.
-                    while group.offset_from(self.next) >= g as isize {
-                        self.acc = absorb_group::<C>(self.group_powers, self.acc, self.next);
-                        self.next = self.next.add(g);
-                    }
-                }
-            }
-        }
-    }
-
-    /// One stitched run over `data`: FACE from round `after + 1` with table `t`, or plain CTR.
+impl<C: ClmulReg> ClmulHook<C> {
+    /// Hashes `[next, end)` through the general GHASH. Inlined like everything here: only the
+    /// entry of the partner ISA is compiled with the instructions.
     #[inline(always)]
-    unsafe fn run<V: AesVec, C: ClmulVec>(
-        keys: &RoundKeys,
-        after: Option<usize>,
-        t: &[Block],
-        ctr: u128,
-        data: &mut [Block],
-        wrap32: bool,
-        g: &mut GhashStitch,
-    ) {
+    unsafe fn catch_up(&mut self, end: *const Block) {
         unsafe {
-            let powers = &g.key.powers;
-            debug_assert!(powers.len() >= GROUP * C::LANES);
-            // Every access to `data` below goes through this one pointer.
-            let (p, n) = (data.as_mut_ptr(), data.len());
-            let mut hook = ClmulHook::<C> {
-                group_powers: powers.as_ptr().add(powers.len() - GROUP * C::LANES),
+            let n = end.offset_from(self.next) as usize;
+            if n == 0 {
+                return;
+            }
+            let powers = core::slice::from_raw_parts(self.powers, self.powers_len);
+            let mut acc = [0u8; 16];
+            self.acc.store(&mut acc);
+            update_blocks::<C>(powers, &mut acc, core::slice::from_raw_parts(self.next, n));
+            self.acc = C::Lane::load(&acc);
+            self.next = end;
+        }
+    }
+}
+
+impl<C: ClmulReg> GroupHook for ClmulHook<C> {
+    #[inline(always)]
+    unsafe fn before_group(&mut self, group: *const Block, len: usize) {
+        unsafe {
+            let g = GROUP * C::LANES;
+            if self.decrypt {
+                // Opening must hash through the group (the input it is about to overwrite)
+                // and may hash ahead: whole groups of ciphertext, even where the keystream's
+                // groups are offset from them by a short first group.
+                let need = group.add(len);
+                while self.next < need && self.end.offset_from(self.next) >= g as isize {
+                    self.acc = absorb_group::<C>(self.group_powers, self.acc, self.next);
+                    self.next = self.next.add(g);
+                }
+                if self.next < need {
+                    self.catch_up(need);
+                }
+            } else {
+                // Sealing hashes the output below the group, a whole group at a time.
+                while group.offset_from(self.next) >= g as isize {
+                    self.acc = absorb_group::<C>(self.group_powers, self.acc, self.next);
+                    self.next = self.next.add(g);
+                }
+            }
+        }
+    }
+}
+
+/// One stitched run over `data`: FACE from round `after + 1` with table `t`, or plain CTR,
+/// with the ciphertext hashed into `acc`.
+pub(crate) struct Run<'a, S> {
+    pub(crate) keys: &'a RoundKeys,
+    pub(crate) after: Option<usize>,
+    pub(crate) table: &'a [Block],
+    pub(crate) ctr: u128,
+    pub(crate) data: &'a mut [Block],
+    pub(crate) ghash: &'a GhashKey,
+    pub(crate) acc: &'a mut u128,
+    pub(crate) decrypt: bool,
+    pub(crate) isa: PhantomData<S>,
+}
+
+impl<S: BlockIsa> Kernel for Run<'_, S>
+where
+    S::Reg: AesRound + ClmulReg,
+{
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        // SAFETY: entered under `S`, which has both the AES and the carry-less instructions of
+        // its registers (the caller made its token); every access to the data goes through
+        // the one pointer below.
+        unsafe {
+            let powers = self.ghash.powers();
+            let group = GROUP * <S::Reg as Reg>::LANES;
+            debug_assert!(powers.len() >= group);
+            let (p, n) = (self.data.as_mut_ptr(), self.data.len());
+            let mut hook = ClmulHook::<S::Reg> {
+                group_powers: powers.as_ptr().add(powers.len() - group),
                 powers: powers.as_ptr(),
                 powers_len: powers.len(),
-                acc: C::Lane::load(&g.acc.to_le_bytes()),
+                acc: <S::Reg as ClmulReg>::Lane::load(&self.acc.to_le_bytes()),
                 next: p,
                 end: p.add(n),
-                decrypt: g.decrypt,
-                _width: core::marker::PhantomData,
+                decrypt: self.decrypt,
+                _width: PhantomData,
             };
-            match after {
-                Some(after) => face_run_any::<V, _>(keys, after, t, ctr, p, n, wrap32, &mut hook),
-                None => plain_xor_any::<V, _>(keys, ctr, p, n, &mut hook),
+            match self.after {
+                Some(after) => face_xor::<S::Reg, _>(self.keys, after, self.table, self.ctr, p, n, &mut hook),
+                None => plain_xor::<S::Reg, _>(self.keys, self.ctr, p, n, &mut hook),
             }
             hook.catch_up(p.add(n));
             let mut acc = [0u8; 16];
             hook.acc.store(&mut acc);
-            g.acc = u128::from_le_bytes(acc);
+            *self.acc = u128::from_le_bytes(acc);
         }
     }
+}
 
-    /// A stitched run: `run` compiled with an AES and a carry-less feature set.
-    pub(crate) type StitchedRun =
-        unsafe fn(&RoundKeys, Option<usize>, &[Block], u128, &mut [Block], bool, &mut GhashStitch);
-
-    /// An AES register type with a stitched GCM loop: the GHASH of the same width, and the entry
-    /// point compiled with both feature sets.
-    pub(crate) trait StitchVec: AesVec {
-        const GHASH: GhashImpl;
-        /// # Safety
-        /// The CPU has this type's AES features (a backend over it exists) and `g.key`'s GHASH
-        /// is [`StitchVec::GHASH`] (built only after `available()` confirmed it).
-        const STITCHED: StitchedRun;
+/// Runs a stitched pass of `run`'s shape under `S`'s token, if this CPU has it; `false`
+/// (nothing done) otherwise.
+pub(crate) fn enter<S: BlockIsa>(run: Run<'_, S>) -> bool
+where
+    S::Reg: AesRound + ClmulReg,
+{
+    match S::detect() {
+        Some(isa) => {
+            isa.enter(run);
+            true
+        }
+        None => false,
     }
-
-    macro_rules! stitch_vec {
-        ($vec:ty, $imp:expr, $features:literal, $entry:ident) => {
-            // SAFETY of the feature set: the AES half is the backend's (it exists only where
-            // detected), the carry-less half is the GHASH implementation's (likewise).
-            #[target_feature(enable = $features)]
-            unsafe fn $entry(
-                keys: &RoundKeys,
-                after: Option<usize>,
-                t: &[Block],
-                ctr: u128,
-                data: &mut [Block],
-                wrap32: bool,
-                g: &mut GhashStitch,
-            ) {
-                unsafe { run::<$vec, $vec>(keys, after, t, ctr, data, wrap32, g) }
-            }
-
-            impl StitchVec for $vec {
-                const GHASH: GhashImpl = $imp;
-                const STITCHED: StitchedRun = $entry;
-            }
-        };
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    stitch_vec!(__m128i, GhashImpl::Pclmul, "aes,ssse3,pclmulqdq", stitched_xmm);
-    #[cfg(target_arch = "x86_64")]
-    stitch_vec!(__m256i, GhashImpl::Vpclmul256, "aes,vaes,avx2,ssse3,pclmulqdq,vpclmulqdq", stitched_ymm);
-    #[cfg(target_arch = "x86_64")]
-    stitch_vec!(__m512i, GhashImpl::Vpclmul512, "aes,vaes,avx512f,avx512bw,ssse3,pclmulqdq,vpclmulqdq", stitched_zmm);
-    // PMULL belongs to the AES extension in Rust's feature names.
-    #[cfg(target_arch = "aarch64")]
-    stitch_vec!(uint8x16_t, GhashImpl::Pmull, "aes,neon", stitched_neon);
 }

@@ -1,12 +1,14 @@
 //! GHASH (SP 800-38D §6.4): Horner's rule over GF(2^128), in constant time.
 //!
-//! Representation, shared with the carry-less-multiply backends (`clmul.rs`): a block read as a
+//! Representation, shared with the carry-less multiplies (`clmul.rs`): a block read as a
 //! big-endian `u128` has the coefficient of x^0 in bit 127 — the bit-reversed polynomial. The
 //! carry-less product of two reversed 128-bit values is the reversed product over 255 bits;
 //! shifted left by one it is the reversed product over 256 bits, whose high half holds the
 //! degrees 0..127 and whose low half the degrees 128..255, to be folded back with
 //! x^128 = x^7 + x^2 + x + 1 ([`reduce`]). Products can be summed before the shift and the
 //! reduction (both are linear): the aggregated reduction of the SIMD backends.
+
+#![deny(unsafe_code)]
 
 use crate::Block;
 

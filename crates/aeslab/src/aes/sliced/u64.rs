@@ -1,18 +1,30 @@
 //! `ct64`: portable constant-time AES, bitsliced on `u64` words, four blocks per batch.
 //!
-//! The round function is the shared bitsliced core (`bitsliced.rs`); this file only says how a
+//! The round function is the shared bitsliced core (`mod.rs`); this file only says how a
 //! `u64` holds a plane. Bit `16·row + 4·col + block`: each row is a 16-bit quarter, so
 //! MixColumns' row rotation is a 64-bit rotate and ShiftRows rotates each quarter by 4·row bits.
 //! Every operation is a shift, rotate, mask or Boolean op by constants: no branch and no memory
 //! index depends on key or data.
 
+#![deny(unsafe_code)]
+
 use cipher::consts::U4;
 
-use super::Backend;
-use super::bitsliced::{self, SlicedKeys, Word};
-use crate::{Block, Error};
+use super::{Sliced, SlicedIsa, Word};
+use crate::Block;
+use crate::simd::Portable;
+
+/// Portable constant-time AES (bitsliced `u64`, 4 blocks per batch). Available everywhere.
+pub type Ct64 = Sliced<Portable>;
+
+impl SlicedIsa for Portable {
+    type Word = u64;
+    const NAME: &'static str = "ct64";
+    type Batch = U4;
+}
 
 impl Word for u64 {
+    type Isa = Portable;
     const BLOCKS: usize = 4;
 
     #[inline(always)]
@@ -53,15 +65,15 @@ impl Word for u64 {
             | ((self >> 4) & 0x0FFF_0000_0000_0000)
     }
     #[inline(always)]
-    fn load(words: &[u64]) -> Self {
-        words[0]
+    fn load(_isa: Portable, bytes: &[u8]) -> Self {
+        u64::from_le_bytes(bytes[..8].try_into().unwrap())
     }
     #[inline(always)]
-    fn store(self, words: &mut [u64]) {
-        words[0] = self;
+    fn store(self, bytes: &mut [u8]) {
+        bytes[..8].copy_from_slice(&self.to_le_bytes());
     }
     #[inline(always)]
-    fn splat(x: u64) -> Self {
+    fn splat_as(self, x: u64) -> Self {
         x
     }
     #[inline(always)]
@@ -75,12 +87,15 @@ impl Word for u64 {
     /// Word `k` (k = 4·c + blk, c ∈ {0, 1}) interleaves the bytes of columns c and c + 2 of
     /// block `blk`: byte 2·row + h is row `row` of column c + 2h, which is position 8i + k.
     #[inline(always)]
-    fn gather(blocks: &[Block]) -> [Self; 8] {
-        core::array::from_fn(|k| {
+    fn gather(_isa: Portable, blocks: &[Block]) -> [Self; 8] {
+        let mut words = [0u64; 8];
+        for (k, w) in words.iter_mut().enumerate() {
             let (c, blk) = (k / 4, k % 4);
-            let col = |i: usize| u32::from_le_bytes(blocks[blk][4 * i..4 * i + 4].try_into().unwrap());
-            spread_bytes(col(c)) | (spread_bytes(col(c + 2)) << 8)
-        })
+            let lo = u32::from_le_bytes(blocks[blk][4 * c..4 * c + 4].try_into().unwrap());
+            let hi = u32::from_le_bytes(blocks[blk][4 * (c + 2)..4 * (c + 2) + 4].try_into().unwrap());
+            *w = spread_bytes(lo) | (spread_bytes(hi) << 8);
+        }
+        words
     }
     #[inline(always)]
     fn scatter(words: &[Self; 8], blocks: &mut [Block]) {
@@ -106,40 +121,4 @@ fn gather_bytes(t: u64) -> u32 {
     let t = t & 0x00FF_00FF_00FF_00FF;
     let t = (t | (t >> 8)) & 0x0000_FFFF_0000_FFFF;
     (t | (t >> 16)) as u32
-}
-
-/// Portable constant-time AES (bitsliced `u64`, 4 blocks per batch). Available everywhere.
-#[derive(Clone)]
-pub struct Ct64 {
-    keys: SlicedKeys,
-}
-
-crate::ctr::bitsliced::sliced_face_backend!(Ct64, u64);
-super::bitsliced::sliced_rounds_only!(Ct64, u64);
-
-impl Backend for Ct64 {
-    const NAME: &'static str = "ct64";
-    const CONSTANT_TIME: bool = true;
-    const REQUIRES: &'static str = "nothing";
-    type Batch = U4;
-
-    fn available() -> bool {
-        true
-    }
-
-    fn new(key: &[u8]) -> Result<Self, Error> {
-        Ok(Ct64 { keys: SlicedKeys::new::<u64>(key)? })
-    }
-
-    fn rounds(&self) -> usize {
-        self.keys.rounds
-    }
-
-    fn encrypt_blocks(&self, blocks: &mut [Block]) {
-        bitsliced::encrypt_blocks::<u64>(&self.keys, blocks);
-    }
-
-    fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        bitsliced::decrypt_blocks::<u64>(&self.keys, blocks);
-    }
 }

@@ -1,6 +1,8 @@
 //! RustCrypto `cipher` 0.5 traits: [`Aes128`]/[`Aes192`]/[`Aes256`] (dispatching) and
 //! [`AesWith`] (one named backend).
 
+#![deny(unsafe_code)]
+
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -14,7 +16,7 @@ use cipher::{
 };
 use zeroize::ZeroizeOnDrop;
 
-use super::{AnyAes, Backend, BackendKind, BackendVisitor, default_backend};
+use super::{AnyAes, Backend, BackendKind, default_backend};
 use crate::Error;
 
 /// Key sizes AES accepts, as type-level byte counts.
@@ -70,20 +72,13 @@ impl<B: Backend> BlockCipherDecBackend for Adapter<'_, B> {
     }
 }
 
-struct EncVisit<F>(F);
-impl<F: BlockCipherEncClosure<BlockSize = U16>> BackendVisitor for EncVisit<F> {
-    type Output = ();
-    fn visit<B: crate::ctr::FaceBackend>(self, b: &B) {
-        self.0.call(&Adapter(b));
-    }
-}
-
-struct DecVisit<F>(F);
-impl<F: BlockCipherDecClosure<BlockSize = U16>> BackendVisitor for DecVisit<F> {
-    type Output = ();
-    fn visit<B: crate::ctr::FaceBackend>(self, b: &B) {
-        self.0.call(&Adapter(b));
-    }
+/// Calls the `cipher` closure `f` with the adapter of the backend `aes` holds.
+macro_rules! call_with_backend {
+    ((($aes:expr), ($f:ident)) $($(#[$cfg:meta])* $variant:ident($ty:ty),)*) => {
+        match $aes {
+            $( $(#[$cfg])* AnyAes::$variant(b) => $f.call(&Adapter(b)), )*
+        }
+    };
 }
 
 /// AES with a `K`-byte key on the fastest constant-time backend of this CPU
@@ -116,6 +111,11 @@ impl<K: AesKeySize> Aes<K> {
     pub fn as_any(&self) -> &AnyAes {
         &self.inner
     }
+
+    /// The runtime-dispatched core, by value.
+    pub fn into_any(self) -> AnyAes {
+        self.inner
+    }
 }
 
 impl<K: AesKeySize> KeySizeUser for Aes<K> {
@@ -136,13 +136,13 @@ impl<K: AesKeySize> BlockSizeUser for Aes<K> {
 
 impl<K: AesKeySize> BlockCipherEncrypt for Aes<K> {
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-        self.inner.visit(EncVisit(f));
+        super::backend_list!([call_with_backend], (&self.inner), (f))
     }
 }
 
 impl<K: AesKeySize> BlockCipherDecrypt for Aes<K> {
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-        self.inner.visit(DecVisit(f));
+        super::backend_list!([call_with_backend], (&self.inner), (f))
     }
 }
 

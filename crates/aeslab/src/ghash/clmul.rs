@@ -1,5 +1,5 @@
-//! GHASH with carry-less multiplication: PCLMULQDQ on xmm, VPCLMULQDQ on ymm and zmm, one
-//! body for every width.
+//! GHASH with carry-less multiplication: PCLMULQDQ on xmm, VPCLMULQDQ on ymm and zmm, PMULL on
+//! ARMv8 — one body for every width.
 //!
 //! A register holds `LANES` blocks. A group of `GROUP × LANES` blocks is multiplied by the
 //! powers H^n … H^1 (block k of n by H^(n−k)), the accumulator folded into the first block,
@@ -10,29 +10,30 @@
 //! Representation: a block is byte-reversed into a 128-bit integer whose bit 127 is the
 //! coefficient of x^0 (GCM's bit order read backwards). A carry-less product of two such
 //! integers is then the 255-bit reflected product one bit short of alignment, so each power is
-//! stored as H^k·x^-1 (`GhashKey::new`): the products come out aligned and need no shift. The
+//! stored as H^k·x^-1 (`GhashKey::new`, `mod.rs`): the products come out aligned and need no shift. The
 //! reduction folds the low 64 bits twice with one carry-less multiply by x^128 mod g in
 //! reflected form (0xc2 << 56) and one qword swap each — no shifts, which on Intel cores with
 //! AVX-512 share the port that VAES uses.
 //!
 //! Carry-less multiplication runs in constant time; there is no branch or table on data.
 
-#![cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
 use crate::Block;
-use crate::aes::hw::AesVec;
+use crate::simd::{BlockIsa, Reg};
 
 /// Registers per group.
 pub(crate) const GROUP: usize = 8;
 
-/// A register of `LANES` GHASH blocks (`pclmul.rs`: xmm, ymm, zmm; `pmull.rs`: NEON): the
-/// same registers as the AES backends', whose [`AesVec`] block moves (`zero`, `load`, `store`,
-/// `xor`, and `byte_reverse`, which turns block bytes into the reversed-polynomial integer)
-/// it uses, plus the carry-less operations. All methods are `unsafe`: callers are compiled
-/// with the target features the implementation needs and run on a CPU that has them.
-pub(crate) trait ClmulVec: AesVec {
+/// A register of `LANES` GHASH blocks (`x86.rs`: xmm, ymm, zmm; `aarch64.rs`: NEON), with the
+/// carry-less operations beside [`Reg`]'s block moves (of which `byte_reverse` turns block
+/// bytes into the reversed-polynomial integer).
+///
+/// # Safety
+/// As for [`Reg`]: only where a token of an ISA with the register's carry-less multiply exists.
+pub trait ClmulReg: Reg {
     /// The one-block register of the same instruction set (the accumulator's).
-    type Lane: ClmulVec<Lane = Self::Lane>;
+    type Lane: ClmulReg<Lane = Self::Lane>;
     /// Carry-less products of 64-bit halves, per lane: low×low, high×high, low×high, high×low
     /// (`lh`: the low half of `self` times the high half of `o`).
     unsafe fn clmul_ll(self, o: Self) -> Self;
@@ -58,7 +59,7 @@ struct Sum<V> {
 }
 
 #[inline(always)]
-unsafe fn mul_add<V: ClmulVec>(s: &mut Sum<V>, x: V, h: V) {
+unsafe fn mul_add<V: ClmulReg>(s: &mut Sum<V>, x: V, h: V) {
     unsafe {
         s.lo = s.lo.xor(x.clmul_ll(h));
         s.hi = s.hi.xor(x.clmul_hh(h));
@@ -71,7 +72,7 @@ unsafe fn mul_add<V: ClmulVec>(s: &mut Sum<V>, x: V, h: V) {
 /// it 128 bits higher, the multiply by `poly` adds its x^7, x^2, x terms; the fold of `lo` lands
 /// in `mid`, the fold of `mid` in `hi`, which is then the reduced product.
 #[inline(always)]
-unsafe fn reduce<V: ClmulVec>(s: Sum<V>) -> V::Lane {
+unsafe fn reduce<V: ClmulReg>(s: Sum<V>) -> V::Lane {
     unsafe {
         let poly = V::poly();
         let mid = s.mid.xor(s.lo.swap_qwords()).xor(s.lo.clmul_lh(poly));
@@ -82,7 +83,7 @@ unsafe fn reduce<V: ClmulVec>(s: Sum<V>) -> V::Lane {
 /// The accumulator `a` after the `GROUP × LANES` blocks at `chunk`; `h` points at the powers
 /// H^(GROUP × LANES) … H^1.
 #[inline(always)]
-pub(crate) unsafe fn absorb_group<V: ClmulVec>(h: *const Block, a: V::Lane, chunk: *const Block) -> V::Lane {
+pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V::Lane, chunk: *const Block) -> V::Lane {
     unsafe {
         let mut s = Sum { lo: V::zero(), mid: V::zero(), hi: V::zero() };
         for r in 0..GROUP {
@@ -99,7 +100,7 @@ pub(crate) unsafe fn absorb_group<V: ClmulVec>(h: *const Block, a: V::Lane, chun
 /// GHASH over whole blocks. `powers` holds H^n … H^1 (n = `powers.len()` ≥ `GROUP × LANES`)
 /// as reversed-polynomial integers in little-endian byte order, ready to load; `acc` likewise.
 #[inline(always)]
-pub(crate) unsafe fn update_blocks<V: ClmulVec>(powers: &[Block], acc: &mut Block, blocks: &[Block]) {
+pub(crate) unsafe fn update_blocks<V: ClmulReg>(powers: &[Block], acc: &mut Block, blocks: &[Block]) {
     unsafe {
         let group = GROUP * V::LANES;
         let n = powers.len();
@@ -126,3 +127,6 @@ pub(crate) unsafe fn update_blocks<V: ClmulVec>(powers: &[Block], acc: &mut Bloc
         a.store(acc);
     }
 }
+
+/// An ISA token with carry-less multiplication on its block registers: a GHASH implementation.
+pub trait ClmulIsa: BlockIsa<Reg: ClmulReg> {}

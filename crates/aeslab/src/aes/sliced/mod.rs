@@ -1,4 +1,6 @@
-//! Bitsliced AES, written once for any word width (Käsper–Schwabe style).
+//! Bitsliced AES, written once for any word width (Käsper–Schwabe style): the circuit, the
+//! packing, and the backend family [`Sliced<I>`] — `ct64` on `u64` (`u64.rs`) and
+//! `bitslice-sse`/`-avx2`/`-avx512` on xmm/ymm/zmm (`x86.rs`).
 //!
 //! A state is eight words `q[0..8]`; word `q[j]` holds bit `j` of every state byte of
 //! `W::BLOCKS` blocks. Inside a word the bit for (row, column, block) sits at
@@ -8,23 +10,36 @@
 //! - a column is a contiguous run of `n` bits inside its row: ShiftRows rotates each row by
 //!   whole columns ([`Word::shift_rows`]).
 //!
-//! Instantiated on `u64` (4 blocks, the portable `ct64` backend) and on xmm/ymm/zmm (8/16/32
-//! blocks, the `bitslice-*` backends).
+//! A word's methods are safe because a word exists only where its ISA does: the only ways to
+//! make one ([`Word::load`], [`Word::gather`], and the getters below that use them) take the
+//! ISA's token, and every other method works on a word that already exists.
 //!
 //! Constant time: after packing, every operation is a fixed sequence of XOR/AND/NOT, rotations
 //! and shuffles by constants, whatever the key and data. Packing and unpacking index memory only
 //! by block and byte positions, which are public.
 
+#![deny(unsafe_code)]
+
+mod u64;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+use cipher::array::ArraySize;
 use zeroize::Zeroize;
 
 use super::key_schedule::{self, RoundKeys};
+use super::{Backend, Rounds};
+use crate::simd::{Isa, Kernel};
 use crate::{Block, Error};
 
+pub use u64::Ct64;
+#[cfg(target_arch = "x86_64")]
+pub use x86::{BitsliceAvx2, BitsliceAvx512, BitsliceSse};
+
 /// One bitsliced plane word holding `BLOCKS` blocks' worth of one bit position.
-///
-/// Implementations on SIMD types must only be used inside functions compiled with the
-/// target features they need (see `bitslice.rs`).
-pub(crate) trait Word: Copy {
+pub trait Word: Copy {
+    /// The instruction set its operations need; its token is the proof that makes them safe.
+    type Isa: Isa;
     /// Blocks per word (the word is `16 · BLOCKS` bits wide).
     const BLOCKS: usize;
     fn xor(self, other: Self) -> Self;
@@ -36,18 +51,18 @@ pub(crate) trait Word: Copy {
     fn shift_rows(self) -> Self;
     /// Inverse of [`Word::shift_rows`].
     fn inv_shift_rows(self) -> Self;
-    /// Loads `BLOCKS / 4` little-endian `u64`s (bit `i` of the word is bit `i % 64` of
-    /// `words[i / 64]`).
-    fn load(words: &[u64]) -> Self;
-    fn store(self, words: &mut [u64]);
-    /// Every 64-bit lane set to `x`.
-    fn splat(x: u64) -> Self;
+    /// Loads the word from its `2 · BLOCKS` bytes, little-endian: bit `i` of the word is bit
+    /// `i % 8` of byte `i / 8`.
+    fn load(isa: Self::Isa, bytes: &[u8]) -> Self;
+    fn store(self, bytes: &mut [u8]);
+    /// A word of the same kind with every 64-bit lane set to `x`.
+    fn splat_as(self, x: u64) -> Self;
     /// Shifts each 64-bit lane right (`shr`) or left (`shl`) by 1, 2 or 4 bits.
     fn shr(self, bits: u32) -> Self;
     fn shl(self, bits: u32) -> Self;
     /// Loads `BLOCKS` blocks into eight words so that byte `i` of word `k` is the byte whose
     /// bits belong at position `8i + k` (the layout of `position`); [`ortho`] then yields the planes.
-    fn gather(blocks: &[Block]) -> [Self; 8];
+    fn gather(isa: Self::Isa, blocks: &[Block]) -> [Self; 8];
     /// Inverse of [`Word::gather`].
     fn scatter(words: &[Self; 8], blocks: &mut [Block]);
 }
@@ -299,7 +314,7 @@ fn swap_move<W: Word>(a: &mut W, b: &mut W, s: u32, m: W) {
 pub(crate) fn ortho<W: Word>(q: &mut [W; 8]) {
     let masks = [(1, 0x5555_5555_5555_5555u64), (2, 0x3333_3333_3333_3333), (4, 0x0f0f_0f0f_0f0f_0f0f)];
     for (s, m) in masks {
-        let m = W::splat(m);
+        let m = q[0].splat_as(m);
         let s_words = s as usize;
         for k in 0..8 {
             // Pair word k (index bit clear) with word k + s (index bit set): bit e + s of
@@ -314,13 +329,13 @@ pub(crate) fn ortho<W: Word>(q: &mut [W; 8]) {
 
 /// Packs up to `W::BLOCKS` blocks into planes (missing blocks are zero).
 #[inline(always)]
-pub(crate) fn pack<W: Word>(blocks: &[Block]) -> State<W> {
+pub(crate) fn pack<W: Word>(isa: W::Isa, blocks: &[Block]) -> State<W> {
     let mut q = if blocks.len() == W::BLOCKS {
-        W::gather(blocks)
+        W::gather(isa, blocks)
     } else {
         let mut padded = [[0u8; 16]; MAX_WORD_BYTES / 2];
         padded[..blocks.len()].copy_from_slice(blocks);
-        let q = W::gather(&padded[..W::BLOCKS]);
+        let q = W::gather(isa, &padded[..W::BLOCKS]);
         padded.zeroize();
         q
     };
@@ -364,52 +379,82 @@ pub(crate) fn sub_word_ct(w: u32) -> u32 {
     u32::from_le_bytes(out)
 }
 
-/// Bitsliced round keys: for each round, the key replicated into every block and packed.
-/// Stored as `u64`s so they can be wiped; `words_per_plane = BLOCKS / 4`.
-#[derive(Clone)]
-pub(crate) struct SlicedKeys {
-    words: Vec<u64>,
-    words_per_plane: usize,
-    pub rounds: usize,
+/// Packed state `index` of `bytes` (states of words `W` stored one after another, each plane's
+/// word in its `2 · BLOCKS` bytes).
+#[inline(always)]
+pub(crate) fn get_state<W: Word>(isa: W::Isa, bytes: &[u8], index: usize) -> State<W> {
+    let plane = 2 * W::BLOCKS;
+    let at = index * 8 * plane;
+    let mut q = [W::load(isa, &bytes[at..at + plane]); 8];
+    for (j, w) in q.iter_mut().enumerate().skip(1) {
+        *w = W::load(isa, &bytes[at + j * plane..at + (j + 1) * plane]);
+    }
+    q
 }
 
-impl Drop for SlicedKeys {
+/// Stores `q` as packed state `index` of `bytes`.
+#[inline(always)]
+pub(crate) fn set_state<W: Word>(bytes: &mut [u8], index: usize, q: &State<W>) {
+    let plane = 2 * W::BLOCKS;
+    let at = index * 8 * plane;
+    for (j, w) in q.iter().enumerate() {
+        w.store(&mut bytes[at + j * plane..at + (j + 1) * plane]);
+    }
+}
+
+/// Packed states — the round keys of a key (one per round, the key replicated into every
+/// block) or AES4/AES10 keys. Allocated once at their final size (growing a `Vec` would leave
+/// unwiped copies behind); wiped on drop.
+#[derive(Clone, Default)]
+pub struct SlicedStates {
+    bytes: Vec<u8>,
+}
+
+impl Zeroize for SlicedStates {
+    fn zeroize(&mut self) {
+        self.bytes.zeroize();
+    }
+}
+
+impl Drop for SlicedStates {
     fn drop(&mut self) {
-        self.words.zeroize();
+        crate::ct::wipe(&mut self.bytes);
     }
 }
 
-impl SlicedKeys {
-    /// Expands `key` with the constant-time schedule and slices it for words of `BLOCKS` blocks.
-    #[inline(always)]
-    pub fn new<W: Word>(key: &[u8]) -> Result<Self, Error> {
-        let rk: RoundKeys = key_schedule::expand(key, sub_word_ct)?;
-        let n = W::BLOCKS;
-        let wpp = n / 4;
-        let mut words = vec![0u64; (rk.rounds + 1) * 8 * wpp];
-        let mut copies = [[0u8; 16]; MAX_WORD_BYTES / 2];
-        for (r, k) in rk.used().iter().enumerate() {
-            copies[..n].fill(*k);
-            let q: State<W> = pack(&copies[..n]);
-            for (j, plane) in q.iter().enumerate() {
-                let at = (r * 8 + j) * wpp;
-                plane.store(&mut words[at..at + wpp]);
-            }
-        }
-        copies.zeroize();
-        Ok(SlicedKeys { words, words_per_plane: wpp, rounds: rk.rounds })
+impl SlicedStates {
+    /// Room for `n` states of words `W`, zero.
+    pub(crate) fn zeroed<W: Word>(n: usize) -> Self {
+        SlicedStates { bytes: vec![0u8; n * 16 * W::BLOCKS] }
     }
 
     #[inline(always)]
-    pub fn round<W: Word>(&self, r: usize) -> State<W> {
-        let wpp = self.words_per_plane;
-        let at = r * 8 * wpp;
-        let mut q = [W::load(&self.words[at..at + wpp]); 8];
-        for (j, plane) in q.iter_mut().enumerate().skip(1) {
-            *plane = W::load(&self.words[at + j * wpp..at + (j + 1) * wpp]);
-        }
-        q
+    pub(crate) fn set<W: Word>(&mut self, index: usize, q: &State<W>) {
+        set_state(&mut self.bytes, index, q);
     }
+
+    #[inline(always)]
+    pub(crate) fn get<W: Word>(&self, isa: W::Isa, index: usize) -> State<W> {
+        get_state(isa, &self.bytes, index)
+    }
+
+    /// States held.
+    pub(crate) fn len<W: Word>(&self) -> usize {
+        self.bytes.len() / (16 * W::BLOCKS)
+    }
+}
+
+/// Each of `keys` replicated into every block and packed.
+#[inline(always)]
+pub(crate) fn slice_round_keys<W: Word>(isa: W::Isa, keys: &[Block]) -> SlicedStates {
+    let mut out = SlicedStates::zeroed::<W>(keys.len());
+    let mut copies = [[0u8; 16]; MAX_WORD_BYTES / 2];
+    for (r, k) in keys.iter().enumerate() {
+        copies[..W::BLOCKS].fill(*k);
+        out.set::<W>(r, &pack(isa, &copies[..W::BLOCKS]));
+    }
+    copies.zeroize();
+    out
 }
 
 /// One full round: SubBytes, ShiftRows, MixColumns, AddRoundKey.
@@ -421,182 +466,228 @@ pub(crate) fn full_round<W: Word>(q: &mut State<W>, k: &State<W>) {
     add_round_key(q, k);
 }
 
-/// Packed states stored as `u64`s (so that they can be wiped): one per group of counters, one
-/// per round key, or one segment constant.
-#[derive(Clone, Default)]
-pub(crate) struct SlicedStates {
-    words: Vec<u64>,
+/// A key's round keys, sliced (`keys.len() == rounds + 1`).
+#[derive(Clone)]
+pub(crate) struct SlicedKeys {
+    pub(crate) keys: SlicedStates,
+    pub(crate) rounds: usize,
 }
 
-impl Zeroize for SlicedStates {
-    fn zeroize(&mut self) {
-        self.words.zeroize();
-    }
-}
-
-impl Drop for SlicedStates {
-    fn drop(&mut self) {
-        self.words.zeroize();
-    }
-}
-
-impl SlicedStates {
+impl SlicedKeys {
     #[inline(always)]
-    pub fn push<W: Word>(&mut self, q: &State<W>) {
-        let wpp = W::BLOCKS / 4;
-        let at = self.words.len();
-        self.words.resize(at + 8 * wpp, 0);
-        for (j, plane) in q.iter().enumerate() {
-            plane.store(&mut self.words[at + j * wpp..at + (j + 1) * wpp]);
-        }
-    }
-
-    #[inline(always)]
-    pub fn get<W: Word>(&self, index: usize) -> State<W> {
-        let wpp = W::BLOCKS / 4;
-        let at = index * 8 * wpp;
-        let mut q = [W::load(&self.words[at..at + wpp]); 8];
-        for (j, plane) in q.iter_mut().enumerate().skip(1) {
-            *plane = W::load(&self.words[at + j * wpp..at + (j + 1) * wpp]);
-        }
-        q
-    }
-
-    /// States held.
-    pub fn len<W: Word>(&self) -> usize {
-        self.words.len() / (2 * W::BLOCKS)
+    pub(crate) fn round<W: Word>(&self, isa: W::Isa, r: usize) -> State<W> {
+        self.keys.get(isa, r)
     }
 }
-
-/// Each key replicated into every block and packed (for [`rounds_only`]).
-#[inline(always)]
-pub(crate) fn slice_round_keys<W: Word>(keys: &[Block]) -> SlicedStates {
-    let mut out = SlicedStates::default();
-    for k in keys {
-        let mut copies = [*k; MAX_WORD_BYTES / 2];
-        out.push::<W>(&pack(&copies[..W::BLOCKS]));
-        copies.zeroize();
-    }
-    out
-}
-
-/// Full rounds with the given packed keys and no whitening (AEZ's AES4 and AES10).
-#[inline(always)]
-pub(crate) fn rounds_only<W: Word>(keys: &SlicedStates, blocks: &mut [Block]) {
-    let rounds = keys.len::<W>();
-    for chunk in blocks.chunks_mut(W::BLOCKS) {
-        let mut q = pack::<W>(chunk);
-        for r in 0..rounds {
-            full_round(&mut q, &keys.get(r));
-        }
-        unpack(&q, chunk);
-    }
-}
-
-/// Defines `RoundsOnly` for a bitsliced backend type; the entry points carry the backend's
-/// target features (none for ct64).
-macro_rules! sliced_rounds_only {
-    ($name:ty, $word:ty $(, $features:literal)?) => {
-        impl $name {
-            $(#[target_feature(enable = $features)])?
-            unsafe fn slice_round_keys_impl(keys: &[$crate::Block]) -> $crate::aes::bitsliced::SlicedStates {
-                $crate::aes::bitsliced::slice_round_keys::<$word>(keys)
-            }
-
-            $(#[target_feature(enable = $features)])?
-            unsafe fn rounds_only_impl(keys: &$crate::aes::bitsliced::SlicedStates, blocks: &mut [$crate::Block]) {
-                $crate::aes::bitsliced::rounds_only::<$word>(keys, blocks)
-            }
-        }
-
-        impl $crate::aes::RoundsOnly for $name {
-            type Keys = $crate::aes::bitsliced::SlicedStates;
-
-            fn prepare_round_keys(keys: &[$crate::Block]) -> Result<Self::Keys, $crate::Error> {
-                if !<Self as $crate::aes::Backend>::available() {
-                    return Err($crate::Error::BackendUnavailable {
-                        backend: <Self as $crate::aes::Backend>::NAME,
-                        requires: <Self as $crate::aes::Backend>::REQUIRES,
-                    });
-                }
-                // SAFETY: the features were checked just above.
-                Ok(unsafe { Self::slice_round_keys_impl(keys) })
-            }
-
-            fn rounds_only(keys: &Self::Keys, blocks: &mut [$crate::Block]) {
-                // SAFETY: keys for this backend exist only if `prepare_round_keys` found the
-                // features (ct64 needs none).
-                unsafe { Self::rounds_only_impl(keys, blocks) }
-            }
-        }
-    };
-}
-
-pub(crate) use sliced_rounds_only;
 
 /// Encrypts one packed state.
 #[inline(always)]
-pub(crate) fn encrypt_state<W: Word>(keys: &SlicedKeys, q: &mut State<W>) {
-    add_round_key(q, &keys.round(0));
-    encrypt_from_round(keys, q, 1);
+pub(crate) fn encrypt_state<W: Word>(isa: W::Isa, keys: &SlicedKeys, q: &mut State<W>) {
+    add_round_key(q, &keys.round(isa, 0));
+    encrypt_from_round(isa, keys, q, 1);
 }
 
 /// Runs full rounds `first..rounds` and the final round on a state that has finished round
 /// `first - 1` (FACE starts here with the cached state).
 #[inline(always)]
-pub(crate) fn encrypt_from_round<W: Word>(keys: &SlicedKeys, q: &mut State<W>, first: usize) {
+pub(crate) fn encrypt_from_round<W: Word>(isa: W::Isa, keys: &SlicedKeys, q: &mut State<W>, first: usize) {
     for r in first..keys.rounds {
-        full_round(q, &keys.round(r));
+        full_round(q, &keys.round(isa, r));
     }
     sub_bytes(q);
     shift_rows(q);
-    add_round_key(q, &keys.round(keys.rounds));
-}
-
-/// Whitening and `rounds` full rounds (the state FACE caches), `W::BLOCKS` at a time.
-#[inline(always)]
-pub(crate) fn head_blocks<W: Word>(keys: &SlicedKeys, blocks: &mut [Block], rounds: usize) {
-    for chunk in blocks.chunks_mut(W::BLOCKS) {
-        let mut q = pack::<W>(chunk);
-        add_round_key(&mut q, &keys.round(0));
-        for r in 1..=rounds {
-            full_round(&mut q, &keys.round(r));
-        }
-        unpack(&q, chunk);
-    }
+    add_round_key(q, &keys.round(isa, keys.rounds));
 }
 
 /// Decrypts one packed state with the straightforward inverse cipher.
 #[inline(always)]
-pub(crate) fn decrypt_state<W: Word>(keys: &SlicedKeys, q: &mut State<W>) {
-    add_round_key(q, &keys.round(keys.rounds));
+fn decrypt_state<W: Word>(isa: W::Isa, keys: &SlicedKeys, q: &mut State<W>) {
+    add_round_key(q, &keys.round(isa, keys.rounds));
     for r in (1..keys.rounds).rev() {
         inv_shift_rows(q);
         inv_sub_bytes(q);
-        add_round_key(q, &keys.round(r));
+        add_round_key(q, &keys.round(isa, r));
         inv_mix_columns(q);
     }
     inv_shift_rows(q);
     inv_sub_bytes(q);
-    add_round_key(q, &keys.round(0));
+    add_round_key(q, &keys.round(isa, 0));
 }
 
-/// Encrypts any number of blocks, `W::BLOCKS` at a time (the last batch is partial).
-#[inline(always)]
-pub(crate) fn encrypt_blocks<W: Word>(keys: &SlicedKeys, blocks: &mut [Block]) {
-    for chunk in blocks.chunks_mut(W::BLOCKS) {
-        let mut q = pack::<W>(chunk);
-        encrypt_state(keys, &mut q);
-        unpack(&q, chunk);
+/// An ISA token with a bitsliced word, as a backend: its name and its batch.
+pub trait SlicedIsa: Isa {
+    type Word: Word<Isa = Self>;
+    /// The backend's name (`--backend NAME`).
+    const NAME: &'static str;
+    /// Blocks per batch: one word's.
+    type Batch: ArraySize;
+}
+
+/// Key expansion with the constant-time schedule (the circuit's SubWord), sliced.
+struct Expand<'a, I> {
+    key: &'a [u8],
+    isa: I,
+}
+
+impl<I: SlicedIsa> Kernel for Expand<'_, I> {
+    type Output = Result<SlicedKeys, Error>;
+    #[inline(always)]
+    fn run(self) -> Self::Output {
+        let rk: RoundKeys = key_schedule::expand(self.key, sub_word_ct)?;
+        Ok(SlicedKeys { keys: slice_round_keys::<I::Word>(self.isa, rk.used()), rounds: rk.rounds })
     }
 }
 
-#[inline(always)]
-pub(crate) fn decrypt_blocks<W: Word>(keys: &SlicedKeys, blocks: &mut [Block]) {
-    for chunk in blocks.chunks_mut(W::BLOCKS) {
-        let mut q = pack::<W>(chunk);
-        decrypt_state(keys, &mut q);
-        unpack(&q, chunk);
+/// Block encryption or decryption, `BLOCKS` at a time (the last batch partial).
+struct Crypt<'a, I, const DECRYPT: bool> {
+    keys: &'a SlicedKeys,
+    blocks: &'a mut [Block],
+    isa: I,
+}
+
+impl<I: SlicedIsa, const DECRYPT: bool> Kernel for Crypt<'_, I, DECRYPT> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        for chunk in self.blocks.chunks_mut(I::Word::BLOCKS) {
+            let mut q = pack::<I::Word>(self.isa, chunk);
+            if DECRYPT {
+                decrypt_state(self.isa, self.keys, &mut q);
+            } else {
+                encrypt_state(self.isa, self.keys, &mut q);
+            }
+            unpack(&q, chunk);
+        }
+    }
+}
+
+/// Whitening and `rounds` full rounds (the state FACE caches).
+struct FirstRounds<'a, I> {
+    keys: &'a SlicedKeys,
+    blocks: &'a mut [Block],
+    rounds: usize,
+    isa: I,
+}
+
+impl<I: SlicedIsa> Kernel for FirstRounds<'_, I> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        for chunk in self.blocks.chunks_mut(I::Word::BLOCKS) {
+            let mut q = pack::<I::Word>(self.isa, chunk);
+            add_round_key(&mut q, &self.keys.round(self.isa, 0));
+            for r in 1..=self.rounds {
+                full_round(&mut q, &self.keys.round(self.isa, r));
+            }
+            unpack(&q, chunk);
+        }
+    }
+}
+
+/// Full rounds with the given packed keys and no whitening (AEZ's AES4 and AES10).
+struct RoundsOnly<'a, I> {
+    keys: &'a SlicedStates,
+    blocks: &'a mut [Block],
+    isa: I,
+}
+
+impl<I: SlicedIsa> Kernel for RoundsOnly<'_, I> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let rounds = self.keys.len::<I::Word>();
+        for chunk in self.blocks.chunks_mut(I::Word::BLOCKS) {
+            let mut q = pack::<I::Word>(self.isa, chunk);
+            for r in 0..rounds {
+                full_round(&mut q, &self.keys.get(self.isa, r));
+            }
+            unpack(&q, chunk);
+        }
+    }
+}
+
+/// Packs `keys` for the ISA (a kernel, so that packing runs with its features).
+struct SliceKeys<'a, I> {
+    keys: &'a [Block],
+    isa: I,
+}
+
+impl<I: SlicedIsa> Kernel for SliceKeys<'_, I> {
+    type Output = SlicedStates;
+    #[inline(always)]
+    fn run(self) -> SlicedStates {
+        slice_round_keys::<I::Word>(self.isa, self.keys)
+    }
+}
+
+/// Constant-time bitsliced AES on the words of ISA `I`: `Ct64`, `BitsliceSse`,
+/// `BitsliceAvx2`, `BitsliceAvx512`.
+#[derive(Clone)]
+pub struct Sliced<I: SlicedIsa> {
+    keys: SlicedKeys,
+    isa: I,
+}
+
+impl<I: SlicedIsa> Sliced<I> {
+    /// The sliced round keys (for the modes' kernels).
+    pub(crate) fn keys(&self) -> &SlicedKeys {
+        &self.keys
+    }
+
+    /// The token: this CPU runs `I`.
+    pub(crate) fn isa(&self) -> I {
+        self.isa
+    }
+}
+
+impl<I: SlicedIsa> Backend for Sliced<I> {
+    const NAME: &'static str = I::NAME;
+    const CONSTANT_TIME: bool = true;
+    const REQUIRES: &'static str = if I::FEATURES.is_empty() { "nothing" } else { I::FEATURES };
+    type Batch = I::Batch;
+
+    fn available() -> bool {
+        I::detect().is_some()
+    }
+
+    fn new(key: &[u8]) -> Result<Self, Error> {
+        let isa = I::detect().ok_or(Error::BackendUnavailable { backend: I::NAME, requires: I::FEATURES })?;
+        Ok(Sliced { keys: isa.enter(Expand { key, isa })?, isa })
+    }
+
+    fn rounds(&self) -> usize {
+        self.keys.rounds
+    }
+
+    fn encrypt_blocks(&self, blocks: &mut [Block]) {
+        self.isa.enter(Crypt::<I, false> { keys: &self.keys, blocks, isa: self.isa });
+    }
+
+    fn decrypt_blocks(&self, blocks: &mut [Block]) {
+        self.isa.enter(Crypt::<I, true> { keys: &self.keys, blocks, isa: self.isa });
+    }
+}
+
+/// Round keys for [`Rounds::rounds_only`] on a bitsliced backend: packed, with the token.
+pub struct SlicedRoundKeys<I> {
+    keys: SlicedStates,
+    isa: I,
+}
+
+impl<I: SlicedIsa> Rounds for Sliced<I> {
+    type RoundKeys = SlicedRoundKeys<I>;
+
+    fn first_rounds(&self, blocks: &mut [Block], rounds: usize) {
+        self.isa.enter(FirstRounds { keys: &self.keys, blocks, rounds, isa: self.isa });
+    }
+
+    fn prepare_round_keys(keys: &[Block]) -> Result<Self::RoundKeys, Error> {
+        let isa = I::detect().ok_or(Error::BackendUnavailable { backend: I::NAME, requires: I::FEATURES })?;
+        Ok(SlicedRoundKeys { keys: isa.enter(SliceKeys { keys, isa }), isa })
+    }
+
+    fn rounds_only(keys: &Self::RoundKeys, blocks: &mut [Block]) {
+        keys.isa.enter(RoundsOnly { keys: &keys.keys, blocks, isa: keys.isa });
     }
 }
 
@@ -604,13 +695,14 @@ pub(crate) fn decrypt_blocks<W: Word>(keys: &SlicedKeys, blocks: &mut [Block]) {
 mod tests {
     use super::*;
     use crate::aes::consts::{INV_SBOX, SBOX};
+    use crate::simd::Portable;
 
     /// Packing puts byte `4·col + row` of block `blk` at bit `position(..)` of the planes
     /// (checked bit by bit for `u64` words), and unpacking inverts it.
     #[test]
     fn pack_places_bits_where_the_layout_says() {
         let blocks: Vec<Block> = (0..4u8).map(|b| core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ b.wrapping_mul(91))).collect();
-        let q: State<u64> = pack(&blocks);
+        let q: State<u64> = pack(Portable, &blocks);
         for (blk, block) in blocks.iter().enumerate() {
             for (byte, v) in block.iter().enumerate() {
                 for (j, plane) in q.iter().enumerate() {
@@ -622,7 +714,7 @@ mod tests {
         unpack(&q, &mut back);
         assert_eq!(back.to_vec(), blocks);
         let mut three = [[0u8; 16]; 3];
-        unpack(&pack::<u64>(&blocks[..3]), &mut three);
+        unpack(&pack::<u64>(Portable, &blocks[..3]), &mut three);
         assert_eq!(three.to_vec(), blocks[..3].to_vec());
     }
 

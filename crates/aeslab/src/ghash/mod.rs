@@ -1,0 +1,179 @@
+//! GHASH (SP 800-38D §6.4), a universal hash over GF(2^128): portable constant-time code
+//! (`portable.rs`), or carry-less multiplies through one aggregated-reduction body
+//! (`clmul.rs`) on PCLMULQDQ/VPCLMULQDQ at xmm, ymm or zmm (`x86.rs`) or ARMv8 PMULL
+//! (`aarch64.rs`). Nothing here knows AES: GCM (`gcm`) brings the key H and the ciphertext.
+
+#![deny(unsafe_code)]
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+pub(crate) mod clmul;
+mod portable;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+#[cfg(target_arch = "aarch64")]
+use aarch64::Carryless;
+#[cfg(target_arch = "x86_64")]
+use x86::Carryless;
+
+use zeroize::Zeroize;
+
+use crate::Block;
+pub(crate) use clmul::{ClmulIsa, ClmulReg};
+
+/// How GHASH multiplies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GhashImpl {
+    /// Portable, constant time (integer multiplications on thinned operands).
+    Portable,
+    /// PCLMULQDQ on xmm registers, 8 blocks aggregated.
+    Pclmul,
+    /// VPCLMULQDQ on ymm registers, 16 blocks aggregated.
+    Vpclmul256,
+    /// VPCLMULQDQ on zmm registers, 32 blocks aggregated.
+    Vpclmul512,
+    /// ARMv8 PMULL on NEON registers, 8 blocks aggregated.
+    Pmull,
+}
+
+impl GhashImpl {
+    pub const ALL: [GhashImpl; 5] =
+        [GhashImpl::Portable, GhashImpl::Pclmul, GhashImpl::Vpclmul256, GhashImpl::Vpclmul512, GhashImpl::Pmull];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GhashImpl::Portable => "portable",
+            GhashImpl::Pclmul => "pclmul",
+            GhashImpl::Vpclmul256 => "vpclmul256",
+            GhashImpl::Vpclmul512 => "vpclmul512",
+            GhashImpl::Pmull => "pmull",
+        }
+    }
+
+    /// The CPU features it needs.
+    pub fn requires(self) -> &'static str {
+        match self {
+            GhashImpl::Portable => "",
+            GhashImpl::Pclmul => "pclmulqdq, ssse3",
+            GhashImpl::Vpclmul256 => "vpclmulqdq, avx2",
+            GhashImpl::Vpclmul512 => "vpclmulqdq, avx512f, avx512bw",
+            GhashImpl::Pmull => "aarch64 pmull",
+        }
+    }
+
+    /// Whether this CPU can run it.
+    pub fn available(self) -> bool {
+        self == GhashImpl::Portable || carryless(self).is_some()
+    }
+
+    /// The fastest this CPU has.
+    pub fn fastest() -> GhashImpl {
+        [GhashImpl::Pmull, GhashImpl::Vpclmul512, GhashImpl::Vpclmul256, GhashImpl::Pclmul]
+            .into_iter()
+            .find(|g| g.available())
+            .unwrap_or(GhashImpl::Portable)
+    }
+}
+
+/// The carry-less token for `imp`, where this architecture and CPU have one.
+fn carryless(imp: GhashImpl) -> Option<Carryless> {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    return Carryless::detect(imp);
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        let _ = imp;
+        None
+    }
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[derive(Clone, Copy, Debug)]
+enum Carryless {}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+impl Carryless {
+    fn update(self, _powers: &[Block], _acc: &mut Block, _blocks: &[Block]) {
+        match self {}
+    }
+}
+
+/// `p·x^-1` in GCM's field, on the spec's integers (bit 127 is the coefficient of x^0): a
+/// shift by one toward x^0, and when `p` had an x^0 term, `(p + g)/x` instead, whose
+/// coefficients x^127, x^6, x, 1 are the constant. The carry-less code stores its powers of H
+/// this way (see `clmul.rs`). Branch-free: the mask comes from the bit itself.
+fn times_inverse_x(p: u128) -> u128 {
+    let carry = (p >> 127).wrapping_neg();
+    (p << 1) ^ (carry & 0xc200_0000_0000_0000_0000_0000_0000_0001)
+}
+
+/// Powers of H kept for the carry-less code: H^32 … H^1, enough for the widest group.
+pub(crate) const POWERS: usize = 32;
+
+/// A GHASH key: H and, for the carry-less implementations, H^32 … H^1 (each times x^-1)
+/// ready to load, with the token that runs them. Immutable once made; wiped on drop.
+#[derive(Clone)]
+pub(crate) struct GhashKey {
+    h: u128,
+    powers: [Block; POWERS],
+    imp: GhashImpl,
+    clmul: Option<Carryless>,
+}
+
+impl Drop for GhashKey {
+    fn drop(&mut self) {
+        self.h.zeroize();
+        crate::ct::wipe(self.powers.as_flattened_mut());
+    }
+}
+
+impl GhashKey {
+    /// The key for `h` on `imp`; `None` when this CPU lacks `imp`.
+    pub(crate) fn new(h: Block, imp: GhashImpl) -> Option<GhashKey> {
+        let h = u128::from_be_bytes(h);
+        let mut powers = [[0u8; 16]; POWERS];
+        let clmul = match imp {
+            GhashImpl::Portable => None,
+            _ => Some(carryless(imp)?),
+        };
+        if clmul.is_some() {
+            // H^k at index POWERS − k.
+            let mut p = h;
+            for slot in powers.iter_mut().rev() {
+                *slot = times_inverse_x(p).to_le_bytes();
+                p = portable::mul(p, h);
+            }
+        }
+        Some(GhashKey { h, powers, imp, clmul })
+    }
+
+    pub(crate) fn imp(&self) -> GhashImpl {
+        self.imp
+    }
+
+    /// H^32 … H^1 (times x^-1), as the carry-less code loads them.
+    pub(crate) fn powers(&self) -> &[Block; POWERS] {
+        &self.powers
+    }
+
+    /// `acc` absorbs whole blocks.
+    pub(crate) fn update_blocks(&self, acc: &mut u128, blocks: &[Block]) {
+        self.update(acc, blocks.as_flattened());
+    }
+
+    /// `acc` absorbs `data`, zero-padded to whole blocks.
+    pub(crate) fn update(&self, acc: &mut u128, data: &[u8]) {
+        let Some(clmul) = self.clmul else {
+            return portable::update_portable(self.h, acc, data);
+        };
+        let (blocks, tail) = data.as_chunks::<16>();
+        let mut a = acc.to_le_bytes();
+        clmul.update(&self.powers, &mut a, blocks);
+        if !tail.is_empty() {
+            let mut last: Block = [0; 16];
+            last[..tail.len()].copy_from_slice(tail);
+            clmul.update(&self.powers, &mut a, &[last]);
+        }
+        *acc = u128::from_le_bytes(a);
+    }
+}

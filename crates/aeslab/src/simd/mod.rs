@@ -1,0 +1,257 @@
+//! Registers and instruction sets: the one place where a register type meets the
+//! `#[target_feature]` string that runs it, and where kernels are entered.
+//!
+//! - An [`Isa`] is a zero-sized token for a set of CPU features. It can only be made by
+//!   [`Isa::detect`], which returns `None` unless this CPU has every feature (and
+//!   `AESLAB_CPU_MASK` hides none): holding one proves the instructions may run.
+//! - A [`Kernel`] is a plain struct whose `run` does the work, every helper it calls
+//!   `#[inline(always)]`. [`Isa::enter`] runs it inside a function compiled with the ISA's
+//!   features, so the whole kernel — loops, register moves, intrinsics — is compiled with them
+//!   and inlined into one body. Closures would not do: they do not inherit target features,
+//!   and where the optimizer does not inline them every intrinsic inside becomes a call.
+//! - [`Reg`] is a register of one, two or four 16-byte blocks (xmm, ymm, zmm, ARM's q), with
+//!   the block moves every kernel needs. Its methods are `unsafe`: a raw register type proves
+//!   nothing, so each use says which token makes it sound. The modes add their own operations
+//!   on the same registers: AES rounds (`aes::insn`), carry-less products (`ghash`).
+//!
+//! The markers for x86-64 are in `x86.rs`, for aarch64 in `aarch64.rs`; [`Portable`] needs no
+//! feature and runs everywhere. The module is private: the public backend types name its
+//! tokens (`Vaes256` is `AesInsn<VaesYmm>`), but nothing outside the crate can make one.
+
+#![allow(unsafe_code)] // The ISA tokens' entry into code compiled with their features.
+
+#[cfg(target_arch = "aarch64")]
+pub(crate) mod aarch64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86;
+
+use crate::Block;
+
+/// A set of CPU features, as a token: a value exists only where the CPU has them.
+pub trait Isa: Copy + Send + Sync + 'static {
+    /// The features, as `#[target_feature]` spells them (also what error messages name).
+    const FEATURES: &'static str;
+    /// The token, if this CPU has every feature and `AESLAB_CPU_MASK` hides none.
+    fn detect() -> Option<Self>;
+    /// Runs `kernel` compiled with [`Isa::FEATURES`].
+    fn enter<K: Kernel>(self, kernel: K) -> K::Output;
+}
+
+/// An ISA whose kernels work on registers of whole blocks (AES rounds, carry-less products).
+pub trait BlockIsa: Isa {
+    type Reg: Reg;
+}
+
+/// Work to run under an [`Isa`]: a struct holding its inputs (and the token that makes its
+/// instructions sound), with an `#[inline(always)]` [`Kernel::run`].
+pub trait Kernel {
+    type Output;
+    fn run(self) -> Self::Output;
+}
+
+/// No feature at all: plain Rust, on every CPU.
+#[derive(Clone, Copy, Debug)]
+pub struct Portable;
+
+impl Isa for Portable {
+    const FEATURES: &'static str = "";
+    fn detect() -> Option<Self> {
+        Some(Portable)
+    }
+    #[inline(always)]
+    fn enter<K: Kernel>(self, kernel: K) -> K::Output {
+        kernel.run()
+    }
+}
+
+/// Defines an ISA token: the type, its feature string, its detection and its entry point (a
+/// generic function carrying the `#[target_feature]`, which trait methods cannot), and with
+/// `reg = T` the block register its kernels use.
+macro_rules! isa {
+    ($(#[$doc:meta])* $name:ident, $features:literal, reg = $reg:ty, $detect:expr) => {
+        $crate::simd::isa!($(#[$doc])* $name, $features, $detect);
+        impl $crate::simd::BlockIsa for $name {
+            type Reg = $reg;
+        }
+    };
+    ($(#[$doc:meta])* $name:ident, $features:literal, $detect:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name(());
+
+        impl $crate::simd::Isa for $name {
+            const FEATURES: &'static str = $features;
+
+            fn detect() -> Option<Self> {
+                // Detected once (0: not yet, 1: present, 2: absent): a token is one load away.
+                static SEEN: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+                let seen = match SEEN.load(core::sync::atomic::Ordering::Relaxed) {
+                    0 => {
+                        let v = if $detect { 1 } else { 2 };
+                        SEEN.store(v, core::sync::atomic::Ordering::Relaxed);
+                        v
+                    }
+                    v => v,
+                };
+                if seen == 1 { Some($name(())) } else { None }
+            }
+
+            #[inline(always)]
+            fn enter<K: $crate::simd::Kernel>(self, kernel: K) -> K::Output {
+                #[target_feature(enable = $features)]
+                fn entry<K: $crate::simd::Kernel>(kernel: K) -> K::Output {
+                    kernel.run()
+                }
+                // SAFETY: `self` exists only if `detect` found every feature of `entry`.
+                unsafe { entry(kernel) }
+            }
+        }
+    };
+}
+pub(crate) use isa;
+
+/// A register of [`Reg::LANES`] blocks.
+///
+/// # Safety
+/// Every method runs instructions of the register's ISA: call them only where a token of an
+/// ISA with those features exists (inside its kernels), so the CPU has them.
+pub trait Reg: Copy {
+    /// Blocks per register.
+    const LANES: usize;
+    unsafe fn zero() -> Self;
+    /// `LANES` consecutive blocks.
+    unsafe fn load(src: *const Block) -> Self;
+    unsafe fn store(self, dst: *mut Block);
+    /// The same block in every lane.
+    unsafe fn broadcast(b: &Block) -> Self;
+    unsafe fn xor(self, o: Self) -> Self;
+    /// 32-bit lane addition (counters kept little-endian).
+    unsafe fn add32(self, o: Self) -> Self;
+    /// Reverses the 16 bytes of every block (little-endian counter ↔ big-endian block).
+    unsafe fn byte_reverse(self) -> Self;
+    /// `n` in the low 32 bits of every block, zero elsewhere.
+    unsafe fn splat_low32(n: u32) -> Self;
+    /// Block `l` holds `l` in its low 32 bits.
+    unsafe fn lane_index() -> Self;
+    /// The first `n < LANES` blocks (the rest zero), touching no memory beyond them.
+    unsafe fn load_partial(src: *const Block, n: usize) -> Self;
+    /// Stores the first `n < LANES` blocks, touching no memory beyond them.
+    unsafe fn store_partial(self, dst: *mut Block, n: usize);
+    /// The first `n < LANES` blocks, zero in the others.
+    unsafe fn keep_first(self, n: usize) -> Self;
+    /// From two registers holding the blocks `a0 b0 a1 b1 …` (pairs in order), the register
+    /// of the `a`s and the register of the `b`s.
+    unsafe fn unzip(lo: Self, hi: Self) -> (Self, Self);
+    /// Inverse of [`Reg::unzip`].
+    unsafe fn zip(a: Self, b: Self) -> (Self, Self);
+}
+
+/// The [`Reg`] methods that are trivial for a register of one block (xmm, ARM's q): "fewer
+/// than LANES blocks" never occurs, and a pair of registers is already unzipped.
+macro_rules! one_block_per_register {
+    () => {
+        #[inline(always)]
+        unsafe fn load_partial(_src: *const $crate::Block, _n: usize) -> Self {
+            unreachable!("a 128-bit register holds one block")
+        }
+        #[inline(always)]
+        unsafe fn store_partial(self, _dst: *mut $crate::Block, _n: usize) {
+            unreachable!("a 128-bit register holds one block")
+        }
+        #[inline(always)]
+        unsafe fn keep_first(self, n: usize) -> Self {
+            // "Fewer than one" block: none.
+            debug_assert_eq!(n, 0);
+            unsafe { Self::zero() }
+        }
+        #[inline(always)]
+        unsafe fn unzip(lo: Self, hi: Self) -> (Self, Self) {
+            (lo, hi)
+        }
+        #[inline(always)]
+        unsafe fn zip(a: Self, b: Self) -> (Self, Self) {
+            (a, b)
+        }
+    };
+}
+pub(crate) use one_block_per_register;
+
+/// The first `n` blocks at `src` (`n ≤ LANES`; zeros after them).
+#[inline(always)]
+pub(crate) unsafe fn load_blocks<R: Reg>(src: *const Block, n: usize) -> R {
+    unsafe {
+        match n {
+            0 => R::zero(),
+            _ if n >= R::LANES => R::load(src),
+            _ => R::load_partial(src, n),
+        }
+    }
+}
+
+/// Stores the first `n` blocks of `v` (`n ≤ LANES`).
+#[inline(always)]
+pub(crate) unsafe fn store_blocks<R: Reg>(v: R, dst: *mut Block, n: usize) {
+    unsafe {
+        match n {
+            0 => {}
+            _ if n >= R::LANES => v.store(dst),
+            _ => v.store_partial(dst, n),
+        }
+    }
+}
+
+/// The XOR of the blocks of a register.
+#[inline(always)]
+pub(crate) unsafe fn xor_lanes<R: Reg>(v: R) -> Block {
+    unsafe {
+        let mut buf = [[0u8; 16]; 4];
+        v.store(buf.as_mut_ptr());
+        let mut acc = 0u128;
+        for b in &buf[..R::LANES] {
+            acc ^= u128::from_ne_bytes(*b);
+        }
+        acc.to_ne_bytes()
+    }
+}
+
+/// One block in a 128-bit register, for XOR glue outside the kernels (AEZ's passes between
+/// batches): an SSE2 register on x86-64, a `u128` elsewhere. Left to themselves, `u128` XORs
+/// compile to pairs of 64-bit operations shuffled through the stack.
+///
+/// Its methods are safe: SSE2 is part of every x86-64 target (the target proves the feature,
+/// no token needed), and the loads and stores check their lengths.
+#[derive(Clone, Copy)]
+pub(crate) struct Block128(#[cfg(target_arch = "x86_64")] core::arch::x86_64::__m128i, #[cfg(not(target_arch = "x86_64"))] u128);
+
+impl Block128 {
+    #[inline(always)]
+    pub(crate) fn load(b: &[u8]) -> Block128 {
+        assert!(b.len() >= 16);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: 16 readable bytes (checked above); SSE2 is part of x86-64.
+        return Block128(unsafe { core::arch::x86_64::_mm_loadu_si128(b.as_ptr().cast()) });
+        #[cfg(not(target_arch = "x86_64"))]
+        return Block128(u128::from_ne_bytes(b[..16].try_into().unwrap()));
+    }
+
+    #[inline(always)]
+    pub(crate) fn store(self, b: &mut [u8]) {
+        assert!(b.len() >= 16);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: 16 writable bytes (checked above); SSE2 is part of x86-64.
+        unsafe {
+            core::arch::x86_64::_mm_storeu_si128(b.as_mut_ptr().cast(), self.0)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        b[..16].copy_from_slice(&self.0.to_ne_bytes());
+    }
+
+    #[inline(always)]
+    pub(crate) fn xor(self, o: Block128) -> Block128 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of x86-64.
+        return Block128(unsafe { core::arch::x86_64::_mm_xor_si128(self.0, o.0) });
+        #[cfg(not(target_arch = "x86_64"))]
+        return Block128(self.0 ^ o.0);
+    }
+}
