@@ -1,12 +1,10 @@
 //! `aeslab aez seal|open`: AEZ from stdin to stdout.
 
-use std::io::{Read, Write};
-
 use aeslab::aez::Aez;
 use clap::{Args, Subcommand};
 
 use crate::CliResult;
-use crate::ctr::parse_hex;
+use crate::args::{backend_or_default, parse_hex, read_stdin, write_stdout};
 
 #[derive(Subcommand)]
 pub enum AezCommand {
@@ -43,16 +41,14 @@ pub fn run(cmd: &AezCommand) -> CliResult {
     let key = parse_hex("key", &args.key)?;
     let nonce = parse_hex("nonce", &args.nonce)?;
     let ad: Vec<Vec<u8>> = args.ad.iter().map(|a| parse_hex("ad", a)).collect::<Result<_, _>>()?;
-    let kind = crate::ctr::backend_or_default(args.backend.as_deref())?;
+    let kind = backend_or_default(args.backend.as_deref())?;
     let aez = Aez::with_backend(&key, kind).map_err(|e| e.to_string())?;
-    let mut input = Vec::new();
-    std::io::stdin().read_to_end(&mut input).map_err(|e| format!("reading stdin: {e}"))?;
+    let input = read_stdin()?;
     let ad: Vec<&[u8]> = ad.iter().map(Vec::as_slice).collect();
     let output = if seal {
         aez.encrypt(&nonce, &ad, args.tau, &input).map_err(|e| e.to_string())?
     } else {
         aez.decrypt(&nonce, &ad, args.tau, &input).map_err(|e| e.to_string())?
     };
-    let mut out = std::io::stdout().lock();
-    out.write_all(&output).and_then(|_| out.flush()).map_err(|e| format!("writing stdout: {e}"))
+    write_stdout(&output)
 }

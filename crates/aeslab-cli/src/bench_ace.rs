@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage, LaneStates};
 use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
 use clap::Args;
-use serde::Serialize;
 
 use crate::CliResult;
 use crate::progress::Progress;
+use crate::records::AceRecord;
 
 /// Bytes in one ACE state.
 const STATE_BYTES: usize = 40;
@@ -24,39 +24,8 @@ pub struct BenchAceArgs {
     /// the reference).
     #[arg(long, value_delimiter = ',')]
     pub backends: Vec<String>,
-    /// Print JSON records instead of the tables.
-    #[arg(long)]
-    pub json: bool,
-    /// Fewer samples and runs.
-    #[arg(long)]
-    pub quick: bool,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct AceRecord {
-    #[serde(rename = "impl")]
-    pub implementation: &'static str,
-    pub op: &'static str,
-    pub backend: String,
-    /// Independent states (messages) processed together.
-    pub lanes: usize,
-    /// Bytes per state (`perm`: 40 × lanes) or per message (`aead`, `hash`).
-    pub bytes: usize,
-    /// Over every byte processed (all lanes).
-    pub cycles_per_byte: f64,
-    /// `perm` only: half the interquartile range of `cycles_per_byte` over the repeated runs;
-    /// shown in the listing, not part of the JSON record.
-    #[serde(skip)]
-    pub plus_minus: Option<f64>,
-    /// The figure's relative spread (for `perm`, the largest over the runs); not in the JSON.
-    #[serde(skip)]
-    pub spread: f64,
-}
-
-impl crate::records::Measured for AceRecord {
-    fn spread(&self) -> f64 {
-        self.spread
-    }
+    #[command(flatten)]
+    pub out: crate::args::Output,
 }
 
 pub struct AceBench {
@@ -96,8 +65,8 @@ fn median_and_spread(xs: &[f64]) -> (f64, f64) {
 
 pub fn measure(args: &BenchAceArgs, progress: &Progress) -> Result<AceBench, String> {
     let backends = args.backends()?;
-    let plan = if args.quick { Plan::QUICK } else { Plan::FULL };
-    let runs = if args.quick { 3 } else { 7 };
+    let plan = if args.out.quick { Plan::QUICK } else { Plan::FULL };
+    let runs = if args.out.quick { 3 } else { 7 };
     let mut cal = calibrate();
     let mut records = Vec::new();
 
@@ -296,8 +265,8 @@ fn summary(b: &AceBench) -> String {
 }
 
 pub fn run(args: &BenchAceArgs) -> CliResult {
-    let progress = Progress::new(!args.json);
+    let progress = Progress::new(!args.out.json);
     let bench = measure(args, &progress)?;
     progress.finish();
-    crate::records::print_bench(args.json, "ace", bench.cal.cycles_per_tick, &bench.records, || markdown(&bench))
+    crate::records::print_bench(args.out.json, "ace", &bench.cal, &bench.records, || markdown(&bench))
 }

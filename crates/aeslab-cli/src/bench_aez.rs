@@ -7,11 +7,12 @@ use aeslab::aes::BackendKind;
 use aeslab::aez::Aez;
 use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
 use clap::Args;
-use serde::{Deserialize, Serialize};
 
 use crate::CliResult;
-use crate::go_peers;
+use crate::peers::aez::{Zears, key, message, nonce};
+use crate::peers::go;
 use crate::progress::Progress;
+use crate::records::AezRecord;
 
 /// Seed 002's message sizes.
 pub const SEED_SIZES: [usize; 11] = [1, 32, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 1_024_768];
@@ -24,45 +25,14 @@ pub struct BenchAezArgs {
     /// Only these aeslab paths (default: every constant-time backend available).
     #[arg(long, value_delimiter = ',')]
     pub backends: Vec<String>,
-    /// Print JSON records instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Fewer samples.
-    #[arg(long)]
-    pub quick: bool,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct AezRecord {
-    #[serde(rename = "impl")]
-    pub implementation: String,
-    pub backend: String,
-    pub bytes: usize,
-    pub ns_per_op: f64,
-    pub mb_per_s: f64,
-    #[serde(default)]
-    pub cycles_per_byte: f64,
-    /// The figure's relative spread; not part of the JSON record.
-    #[serde(skip)]
-    pub spread: f64,
-}
-
-impl crate::records::Measured for AezRecord {
-    fn spread(&self) -> f64 {
-        self.spread
-    }
+    #[command(flatten)]
+    pub out: crate::args::Output,
 }
 
 pub struct AezBench {
     pub records: Vec<AezRecord>,
     pub cal: Calibration,
     pub notes: Vec<String>,
-}
-
-/// The inputs every implementation encrypts (the Go peer uses the same): a 48-byte key, a
-/// 16-byte nonce, no AD, tau 16.
-fn fill(n: usize, mul: usize, add: usize) -> Vec<u8> {
-    (0..n).map(|i| (i * mul + add) as u8).collect()
 }
 
 impl BenchAezArgs {
@@ -94,19 +64,19 @@ impl BenchAezArgs {
 pub fn measure(args: &BenchAezArgs, progress: &Progress) -> Result<AezBench, String> {
     let sizes = args.sizes();
     let kinds = args.kinds()?;
-    let (key, nonce) = (fill(48, 7, 1), fill(16, 1, 0));
-    let plan = if args.quick { Plan::QUICK } else { Plan::FULL };
+    let (key, nonce) = (key(), nonce());
+    let plan = if args.out.quick { Plan::QUICK } else { Plan::FULL };
     let mut cal = calibrate();
     let mut records = Vec::new();
     let mut notes = Vec::new();
 
     let ours: Vec<(BackendKind, Aez)> =
         kinds.iter().map(|&k| Aez::with_backend(&key, k).map(|a| (k, a)).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
-    let zears = zears::Aez::new(&key);
+    let zears = Zears::new(&key);
     for &size in &sizes {
         progress.step(&format!("bench aez: {size} bytes"));
         cal.refresh();
-        let msg = fill(size, 3, 0);
+        let msg = message(size);
         // Every implementation must produce the same ciphertext before it is timed.
         let expect = ours[0].1.encrypt(&nonce, &[], 16, &msg).map_err(|e| e.to_string())?;
         for (k, a) in &ours {
@@ -114,7 +84,7 @@ pub fn measure(args: &BenchAezArgs, progress: &Progress) -> Result<AezBench, Str
                 return Err(format!("aeslab {k} produced a different AEZ ciphertext for {size} bytes"));
             }
         }
-        if zears.encrypt(&nonce, &[], 16, &msg) != expect {
+        if zears.encrypt(&nonce, &msg) != expect {
             return Err(format!("zears produced a different AEZ ciphertext for {size} bytes"));
         }
         let mut bufs: Vec<Vec<u8>> = (0..=ours.len()).map(|_| vec![0u8; size + 16]).collect();
@@ -129,10 +99,10 @@ pub fn measure(args: &BenchAezArgs, progress: &Progress) -> Result<AezBench, Str
         }
         let zears_ref = &zears;
         let nonce_ref = &nonce;
-        jobs.push(Box::new(move || zears_ref.encrypt_inplace(nonce_ref, &[], 16, zbuf)));
+        jobs.push(Box::new(move || zears_ref.encrypt_in_place(nonce_ref, zbuf)));
         let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
         let timings = interleaved(&cal, plan, &mut refs);
-        let names = ours.iter().map(|(k, _)| ("aeslab", k.name().to_string())).chain([("zears", "aes 0.8 (autodetect)".to_string())]);
+        let names = ours.iter().map(|(k, _)| ("aeslab", k.name().to_string())).chain([(Zears::IMPLEMENTATION, Zears::BACKEND.to_string())]);
         for ((implementation, backend), t) in names.zip(timings) {
             let ns = t.nanos;
             records.push(AezRecord {
@@ -150,34 +120,12 @@ pub fn measure(args: &BenchAezArgs, progress: &Progress) -> Result<AezBench, Str
     // Yawning's Go AEZ, with and without assembly, when Go is installed.
     for noasm in [false, true] {
         progress.step(&format!("bench aez: Go peer{}", if noasm { " (noasm)" } else { "" }));
-        match go_records(noasm, &sizes, args.quick, &key, &nonce, &cal) {
+        match go::aez(noasm, &sizes, args.out.quick, &cal) {
             Ok(mut r) => records.append(&mut r),
             Err(e) => notes.push(format!("Yawning's Go AEZ{} was not measured: {e}", if noasm { " (noasm)" } else { "" })),
         }
     }
     Ok(AezBench { records, cal, notes })
-}
-
-fn go_records(noasm: bool, sizes: &[usize], quick: bool, key: &[u8], nonce: &[u8], cal: &Calibration) -> Result<Vec<AezRecord>, String> {
-    let bin = go_peers::binary(noasm)?;
-    // Check the peer's output against ours first.
-    let check = go_peers::run(&bin, &["aez-check", "-size", "100"])?;
-    let expect = hex::encode(Aez::new(key).encrypt(nonce, &[], 16, &fill(100, 3, 0)).map_err(|e| e.to_string())?);
-    if check.trim() != expect {
-        return Err("its ciphertext differs from aeslab's".into());
-    }
-    let list = sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-    let mut argv = vec!["aez", "-sizes", &list];
-    if quick {
-        argv.push("-quick");
-    }
-    let out = go_peers::run(&bin, &argv)?;
-    let mut records: Vec<AezRecord> = serde_json::from_str(&out).map_err(|e| format!("unreadable output: {e}"))?;
-    // Go measured wall time; convert with this process's calibration.
-    for r in &mut records {
-        r.cycles_per_byte = cal.nanos_to_cycles(r.ns_per_op) / r.bytes.max(1) as f64;
-    }
-    Ok(records)
 }
 
 /// Seed 002's table, one block of rows per implementation, then a computed summary.
@@ -268,8 +216,8 @@ fn summary(b: &AezBench) -> String {
 }
 
 pub fn run(args: &BenchAezArgs) -> CliResult {
-    let progress = Progress::new(!args.json);
+    let progress = Progress::new(!args.out.json);
     let bench = measure(args, &progress)?;
     progress.finish();
-    crate::records::print_bench(args.json, "aez", bench.cal.cycles_per_tick, &bench.records, || markdown(&bench))
+    crate::records::print_bench(args.out.json, "aez", &bench.cal, &bench.records, || markdown(&bench))
 }

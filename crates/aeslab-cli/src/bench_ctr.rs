@@ -10,7 +10,7 @@ use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
 use clap::Args;
 
 use crate::CliResult;
-use crate::peers::{CTR_PEERS, CtrPeer, OpenSsl};
+use crate::peers::ctr::{CTR_PEERS, CtrPeer, OpenSsl};
 use crate::progress::Progress;
 use crate::records::{KeySetup, Record, Throughput, figure, noise_footnote};
 
@@ -28,12 +28,8 @@ pub struct BenchCtrArgs {
     /// Threads for aeslab's keystream (peers run on one).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Print JSON records instead of tables.
-    #[arg(long)]
-    pub json: bool,
-    /// Fewer samples (for `aeslab report --quick`).
-    #[arg(long)]
-    pub quick: bool,
+    #[command(flatten)]
+    pub out: crate::args::Output,
     /// Internal: measure only OpenSSL, as a child with AES-NI masked.
     #[arg(long, hide = true)]
     pub openssl_only: bool,
@@ -70,7 +66,7 @@ impl BenchCtrArgs {
     }
 
     fn plan(&self) -> Plan {
-        if self.quick { Plan::QUICK } else { Plan::FULL }
+        if self.out.quick { Plan::QUICK } else { Plan::FULL }
     }
 }
 
@@ -265,7 +261,7 @@ fn openssl_bitsliced(args: &BenchCtrArgs) -> Result<Vec<Record>, String> {
     let mut cmd = std::process::Command::new(exe);
     cmd.args(["bench", "ctr", "--openssl-only", "--json", "--sizes", &sizes, "--keys", &keys])
         .env("OPENSSL_ia32cap", "~0x200000000000000");
-    if args.quick {
+    if args.out.quick {
         cmd.arg("--quick");
     }
     let out = cmd.output().map_err(|e| e.to_string())?;
@@ -306,28 +302,12 @@ fn openssl_bitsliced(args: &BenchCtrArgs) -> Result<Vec<Record>, String> {
     Ok(records)
 }
 
-/// Go's crypto/aes + crypto/cipher CTR, from `peers/go` in a child process: its output is
-/// checked against OpenSSL's first, and its wall-clock ns are converted with this run's
-/// calibration.
+/// Go's CTR for every key size asked for.
 fn go_ctr(args: &BenchCtrArgs, cal: &Calibration) -> Result<Vec<Record>, String> {
-    let bin = crate::go_peers::binary(false)?;
-    let sizes = args.sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
     let mut records = Vec::new();
     for &bits in &args.keys {
         let (key, iv) = key_and_iv(bits);
-        let (key_hex, iv_hex) = (hex::encode(&key), hex::encode(iv));
-        let check = crate::go_peers::run(&bin, &["ctr-check", "-key", &key_hex, "-iv", &iv_hex, "-size", "1000"])?;
-        let mut expect: Vec<u8> = (0..1000).map(|i| (i * 7 + 3) as u8).collect();
-        OpenSsl::new(&key, &iv).apply(&mut expect);
-        if check.trim() != hex::encode(&expect) {
-            return Err(format!("its AES-{bits}-CTR output differs from OpenSSL's"));
-        }
-        let mut argv = vec!["ctr", "-key", &key_hex, "-iv", &iv_hex, "-sizes", &sizes];
-        if args.quick {
-            argv.push("-quick");
-        }
-        let out = crate::go_peers::run(&bin, &argv)?;
-        records.extend(crate::go_peers::throughput(&out, bits, cal)?.into_iter().map(Record::Throughput));
+        records.extend(crate::peers::go::ctr(&key, &iv, &args.sizes, args.out.quick, cal)?.into_iter().map(Record::Throughput));
     }
     Ok(records)
 }
@@ -456,20 +436,8 @@ fn summary(b: &CtrBench) -> String {
 }
 
 pub fn run(args: &BenchCtrArgs) -> CliResult {
-    let progress = Progress::new(!args.json && !args.openssl_only);
+    let progress = Progress::new(!args.out.json && !args.openssl_only);
     let bench = measure(args, &progress)?;
     progress.finish();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&bench.records).map_err(|e| e.to_string())?);
-    } else {
-        println!(
-            "# aeslab bench ctr\n\n{} · clock {} · {:.4} core cycles/tick · {}\n",
-            aeslab_measure::machine::cpu_model(),
-            bench.cal.clock.name(),
-            bench.cal.cycles_per_tick,
-            crate::peers::openssl_version()
-        );
-        print!("{}", markdown(&bench));
-    }
-    Ok(())
+    crate::records::print_bench(args.out.json, "ctr", &bench.cal, &bench.records, || markdown(&bench))
 }

@@ -4,15 +4,13 @@
 
 use std::fmt::Write as _;
 
-use aeslab::aes::default_backend;
-use aeslab::ctr::FaceLevel;
-use aeslab::gcm::{Gcm, GhashImpl};
-use aeslab_measure::{Plan, calibrate, interleaved};
+use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
 use clap::Args;
 
 use crate::CliResult;
 use crate::markdown::table;
 use crate::progress::Progress;
+use crate::peers::gcm::{AD, NONCE, implementations};
 use crate::records::{Throughput, figure, noise_footnote, print_bench};
 
 #[derive(Args, Clone)]
@@ -23,150 +21,15 @@ pub struct BenchGcmArgs {
     /// Key sizes in bits.
     #[arg(long, value_delimiter = ',', default_value = "128,256")]
     pub keys: Vec<u32>,
-    /// Print JSON records instead of tables.
-    #[arg(long)]
-    pub json: bool,
-    /// Fewer samples (for `aeslab report --quick`).
-    #[arg(long)]
-    pub quick: bool,
-}
-
-const NONCE: [u8; 12] = [0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88];
-const AD: &[u8] = b"sixteen byte AD!";
-
-/// One GCM implementation, keyed once: seals a buffer in place and returns the tag.
-trait GcmPeer {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16];
-}
-
-impl GcmPeer for Gcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        self.encrypt_in_place_detached(&NONCE, AD, buf).expect("valid nonce and length")
-    }
-}
-
-struct OpenSslGcm(openssl::cipher_ctx::CipherCtx);
-
-impl GcmPeer for OpenSslGcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        // The key was scheduled once; each message sets only its nonce.
-        let ctx = &mut self.0;
-        ctx.encrypt_init(None, None, Some(&NONCE)).expect("EVP_EncryptInit_ex");
-        ctx.cipher_update(AD, None).expect("AAD");
-        let n = buf.len();
-        ctx.cipher_update_inplace(buf, n).expect("EVP_EncryptUpdate");
-        ctx.cipher_final(&mut []).expect("EVP_EncryptFinal_ex");
-        let mut tag = [0u8; 16];
-        ctx.tag(&mut tag).expect("GET_TAG");
-        tag
-    }
-}
-
-struct AwsLcGcm(aws_lc_rs::aead::LessSafeKey);
-
-impl GcmPeer for AwsLcGcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        use aws_lc_rs::aead::{Aad, Nonce};
-        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), buf).expect("seal");
-        tag.as_ref().try_into().expect("16 bytes")
-    }
-}
-
-struct RingGcm(ring::aead::LessSafeKey);
-
-impl GcmPeer for RingGcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        use ring::aead::{Aad, Nonce};
-        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), buf).expect("seal");
-        tag.as_ref().try_into().expect("16 bytes")
-    }
-}
-
-enum RustCryptoGcm {
-    K128(Box<aes_gcm::Aes128Gcm>),
-    K256(Box<aes_gcm::Aes256Gcm>),
-}
-
-impl GcmPeer for RustCryptoGcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        use aes_gcm::aead::AeadInPlace;
-        let nonce = aes_gcm::Nonce::from_slice(&NONCE);
-        let tag = match self {
-            RustCryptoGcm::K128(c) => c.encrypt_in_place_detached(nonce, AD, buf),
-            RustCryptoGcm::K256(c) => c.encrypt_in_place_detached(nonce, AD, buf),
-        };
-        tag.expect("seal").into()
-    }
-}
-
-/// One implementation measured: its record fields and the keyed peer.
-struct Implementation {
-    name: &'static str,
-    backend: String,
-    /// aeslab's FACE level; `none` for the peers.
-    face: FaceLevel,
-    peer: Box<dyn GcmPeer>,
-}
-
-fn peer(name: &'static str, backend: &str, peer: Box<dyn GcmPeer>) -> Implementation {
-    Implementation { name, backend: backend.to_string(), face: FaceLevel::None, peer }
-}
-
-/// Every implementation measured, keyed with `key`.
-fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
-    let mut v = Vec::new();
-    let backend = default_backend();
-    for face in [FaceLevel::None, FaceLevel::Rd2p] {
-        let gcm = Gcm::with_options(key, backend, face, GhashImpl::fastest(), 16).map_err(|e| e.to_string())?;
-        let label = format!("{backend}+{}/{}", GhashImpl::fastest().name(), face.name());
-        v.push(Implementation { name: "aeslab", backend: label, face, peer: Box::new(gcm) });
-    }
-    let cipher = if key.len() == 16 { openssl::cipher::Cipher::aes_128_gcm() } else { openssl::cipher::Cipher::aes_256_gcm() };
-    let mut ctx = openssl::cipher_ctx::CipherCtx::new().map_err(|e| e.to_string())?;
-    ctx.encrypt_init(Some(cipher), Some(key), None).map_err(|e| e.to_string())?;
-    v.push(peer("openssl", "evp", Box::new(OpenSslGcm(ctx))));
-    let alg = if key.len() == 16 { &aws_lc_rs::aead::AES_128_GCM } else { &aws_lc_rs::aead::AES_256_GCM };
-    let k = aws_lc_rs::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?;
-    v.push(peer("aws-lc-rs", "aws-lc", Box::new(AwsLcGcm(aws_lc_rs::aead::LessSafeKey::new(k)))));
-    let alg = if key.len() == 16 { &ring::aead::AES_128_GCM } else { &ring::aead::AES_256_GCM };
-    let k = ring::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?;
-    v.push(peer("ring", "ring 0.17", Box::new(RingGcm(ring::aead::LessSafeKey::new(k)))));
-    use aes_gcm::KeyInit as _;
-    let rc = if key.len() == 16 {
-        RustCryptoGcm::K128(Box::new(aes_gcm::Aes128Gcm::new_from_slice(key).map_err(|e| e.to_string())?))
-    } else {
-        RustCryptoGcm::K256(Box::new(aes_gcm::Aes256Gcm::new_from_slice(key).map_err(|e| e.to_string())?))
-    };
-    v.push(peer("rustcrypto", "aes-gcm 0.10", Box::new(rc)));
-    Ok(v)
+    #[command(flatten)]
+    pub out: crate::args::Output,
 }
 
 pub struct GcmBench {
     pub records: Vec<Throughput>,
-    pub cycles_per_tick: f64,
+    pub cal: Calibration,
     /// Peers that could not be measured, and why.
     pub notes: Vec<String>,
-}
-
-/// Go's crypto/aes + cipher.NewGCM from `peers/go`: its output is checked against aeslab's
-/// first, and its wall-clock ns are converted with this run's calibration.
-fn go_gcm(args: &BenchGcmArgs, cal: &aeslab_measure::Calibration, bits: u32, key: &[u8]) -> Result<Vec<Throughput>, String> {
-    let bin = crate::go_peers::binary(false)?;
-    let key_hex = hex::encode(key);
-    let check = crate::go_peers::run(&bin, &["gcm-check", "-key", &key_hex, "-size", "1000"])?;
-    let gcm = Gcm::new(key).map_err(|e| e.to_string())?;
-    let message: Vec<u8> = (0..1000).map(|i| (i * 7 + 3) as u8).collect();
-    let expect = gcm.seal(&NONCE, AD, &message).map_err(|e| e.to_string())?;
-    if check.trim() != hex::encode(&expect) {
-        return Err(format!("its AES-{bits}-GCM output differs from aeslab's"));
-    }
-    let sizes = args.sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",");
-    let mut argv = vec!["gcm", "-key", &key_hex, "-sizes", &sizes];
-    if args.quick {
-        argv.push("-quick");
-    }
-    let out = crate::go_peers::run(&bin, &argv)?;
-    crate::go_peers::throughput(&out, bits, cal)
 }
 
 pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, String> {
@@ -176,7 +39,7 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
     if args.keys.is_empty() || args.keys.iter().any(|k| ![128, 256].contains(k)) {
         return Err("--keys must list 128 and/or 256 (the key sizes every peer offers)".into());
     }
-    let plan = if args.quick { Plan::QUICK } else { Plan::FULL };
+    let plan = if args.out.quick { Plan::QUICK } else { Plan::FULL };
     let mut records = Vec::new();
     let mut notes = Vec::new();
     let mut cal = calibrate();
@@ -225,12 +88,12 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
             }
         }
         progress.step(&format!("bench gcm: AES-{bits}, Go peer"));
-        match go_gcm(args, &cal, bits, &key) {
+        match crate::peers::go::gcm(&key, &NONCE, AD, &args.sizes, args.out.quick, &cal) {
             Ok(mut go) => records.append(&mut go),
             Err(e) => notes.push(format!("Go's crypto/cipher GCM (AES-{bits}) was not measured: {e}")),
         }
     }
-    Ok(GcmBench { records, cycles_per_tick: cal.cycles_per_tick, notes })
+    Ok(GcmBench { records, cal, notes })
 }
 
 /// A table per key size: cycles/byte per implementation and size, and the ratio of OpenSSL's
@@ -281,8 +144,8 @@ pub fn markdown(b: &GcmBench) -> String {
 }
 
 pub fn run(args: &BenchGcmArgs) -> CliResult {
-    let progress = Progress::new(!args.json);
+    let progress = Progress::new(!args.out.json);
     let b = measure(args, &progress)?;
     progress.finish();
-    print_bench(args.json, "gcm", b.cycles_per_tick, &b.records, || markdown(&b))
+    print_bench(args.out.json, "gcm", &b.cal, &b.records, || markdown(&b))
 }

@@ -6,20 +6,13 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::CliResult;
+use crate::records::BackendInfo;
 
 #[derive(Args)]
 pub struct CpuArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Serialize)]
-pub struct BackendInfo {
-    pub name: &'static str,
-    pub available: bool,
-    pub constant_time: bool,
-    pub batch: usize,
 }
 
 #[derive(Serialize)]
@@ -83,11 +76,5 @@ impl CpuReport {
 
 pub fn run(args: &CpuArgs) -> CliResult {
     let report = CpuReport::collect();
-    if args.json {
-        let json = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        println!("{json}");
-    } else {
-        print!("{}", report.markdown());
-    }
-    Ok(())
+    crate::records::print(args.json, &report, || report.markdown())
 }

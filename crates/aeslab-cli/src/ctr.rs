@@ -2,11 +2,11 @@
 
 use std::io::{Read, Write};
 
-use aeslab::aes::{BackendKind, default_backend};
 use aeslab::ctr::{Counter, DynCtr, FaceLevel};
 use clap::{Args, ValueEnum};
 
 use crate::CliResult;
+use crate::args::{backend_or_default, face_or, parse_hex};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum CounterArg {
@@ -37,24 +37,11 @@ pub struct CtrArgs {
     face: Option<String>,
 }
 
-/// The AES backend a `--backend` argument names, or the default (the fastest constant-time one).
-pub fn backend_or_default(name: Option<&str>) -> Result<BackendKind, String> {
-    name.map_or(Ok(default_backend()), |n| BackendKind::from_name(n).map_err(|e| e.to_string()))
-}
-
-/// Decodes a hex argument, naming it in the error.
-pub fn parse_hex(what: &str, s: &str) -> Result<Vec<u8>, String> {
-    hex::decode(s.trim()).map_err(|e| format!("--{what} is not valid hex ({e})"))
-}
-
 pub fn run(args: &CtrArgs) -> CliResult {
     let key = parse_hex("key", &args.key)?;
     let iv = parse_hex("iv", &args.iv)?;
     let backend = backend_or_default(args.backend.as_deref())?;
-    let level = match &args.face {
-        Some(name) => FaceLevel::from_name(name).map_err(|e| e.to_string())?,
-        None => FaceLevel::FASTEST,
-    };
+    let level = face_or(args.face.as_deref(), FaceLevel::FASTEST)?;
     let counter = match args.counter {
         CounterArg::C128 => Counter::Be128,
         CounterArg::C32 => Counter::Be32,

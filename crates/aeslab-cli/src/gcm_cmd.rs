@@ -1,13 +1,11 @@
 //! `aeslab gcm seal|open`: AES-GCM from stdin to stdout, the tag appended to the ciphertext.
 
-use std::io::{Read, Write};
-
 use aeslab::ctr::FaceLevel;
 use aeslab::gcm::{Gcm, GhashImpl};
 use clap::{Args, Subcommand};
 
 use crate::CliResult;
-use crate::ctr::parse_hex;
+use crate::args::{backend_or_default, face_or, parse_hex, read_stdin, write_stdout};
 
 #[derive(Subcommand)]
 pub enum GcmCommand {
@@ -48,12 +46,10 @@ pub fn run(cmd: &GcmCommand) -> CliResult {
     let key = parse_hex("key", &args.key)?;
     let nonce = parse_hex("nonce", &args.nonce)?;
     let ad = parse_hex("ad", &args.ad)?;
-    let kind = crate::ctr::backend_or_default(args.backend.as_deref())?;
-    let level = FaceLevel::from_name(&args.face).map_err(|e| e.to_string())?;
+    let kind = backend_or_default(args.backend.as_deref())?;
+    let level = face_or(Some(&args.face), FaceLevel::FASTEST)?;
     let gcm = Gcm::with_options(&key, kind, level, GhashImpl::fastest(), args.tag_len).map_err(|e| e.to_string())?;
-    let mut input = Vec::new();
-    std::io::stdin().read_to_end(&mut input).map_err(|e| format!("reading stdin: {e}"))?;
+    let input = read_stdin()?;
     let output = if seal { gcm.seal(&nonce, &ad, &input) } else { gcm.open(&nonce, &ad, &input) }.map_err(|e| e.to_string())?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(&output).and_then(|_| out.flush()).map_err(|e| format!("writing stdout: {e}"))
+    write_stdout(&output)
 }

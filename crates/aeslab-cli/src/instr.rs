@@ -6,10 +6,10 @@ use aeslab_measure::clock::{Calibration, Clock, calibrate_clock};
 use aeslab_measure::lab::{InstrResult, run_instr};
 use aeslab_measure::{Plan, machine};
 use clap::Args;
-use serde::Serialize;
 
 use crate::CliResult;
 use crate::progress::Progress;
+use crate::records::{InstrJson, InstrRecord, NoisyRecord};
 
 #[derive(Args, Clone)]
 pub struct InstrArgs {
@@ -23,39 +23,6 @@ pub struct InstrArgs {
     /// others, and the fastest counts: short runs slip between the bursts of a shared machine.
     #[arg(long, default_value_t = 100_000)]
     pub count: u64,
-}
-
-#[derive(Serialize)]
-pub struct InstrRecord {
-    pub instr: &'static str,
-    pub width: &'static str,
-    pub kind: &'static str,
-    pub cycles_per_instr: f64,
-    pub total_ns: f64,
-    pub count: u64,
-}
-
-/// A benchmark whose samples never agreed closely enough to trust its figure.
-#[derive(Serialize)]
-pub struct NoisyRecord {
-    pub instr: &'static str,
-    pub width: &'static str,
-    pub kind: &'static str,
-    /// The estimate from the fastest samples, for what it is worth.
-    pub cycles_per_instr: f64,
-    /// How far the estimate from the 10th percentiles lies from it, relative.
-    pub spread: f64,
-}
-
-#[derive(Serialize)]
-pub struct InstrJson {
-    pub cpu: String,
-    pub clock: &'static str,
-    pub cycles_per_tsc_tick: f64,
-    /// The settled benchmarks.
-    pub results: Vec<InstrRecord>,
-    /// The benchmarks too noisy to trust in this run (empty when all settled).
-    pub noisy: Vec<NoisyRecord>,
 }
 
 /// A benchmark is printed as a figure only when its samples agree within this much (the
@@ -201,10 +168,5 @@ pub fn run(args: &InstrArgs) -> CliResult {
     let progress = Progress::new(!args.json);
     let report = measure(args, &progress)?;
     progress.finish();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&json(&report)).map_err(|e| e.to_string())?);
-    } else {
-        print!("{}", markdown(&report));
-    }
-    Ok(())
+    crate::records::print(args.json, &json(&report), || markdown(&report))
 }

@@ -33,7 +33,7 @@ pub struct KatArgs {
 }
 
 fn backend(args: &KatArgs) -> Result<BackendKind, String> {
-    crate::ctr::backend_or_default(args.backend.as_deref())
+    crate::args::backend_or_default(args.backend.as_deref())
 }
 
 pub fn run(cmd: &KatCommand) -> CliResult {

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod aez_cmd;
+mod args;
 mod bench_ace;
 mod bench_aez;
 mod bench_ctr;
@@ -12,7 +13,6 @@ mod bench_gcm;
 mod cpu;
 mod ctr;
 mod gcm_cmd;
-mod go_peers;
 mod instr;
 mod kat;
 mod markdown;

@@ -8,34 +8,15 @@ use aeslab_measure::clock::{Calibration, calibrate};
 use aeslab_measure::lab::{PipelineResult, run_pipeline};
 use aeslab_measure::{Plan, machine};
 use clap::Args;
-use serde::Serialize;
 
 use crate::CliResult;
 use crate::progress::Progress;
+use crate::records::PipelineRecord;
 
 #[derive(Args, Clone)]
 pub struct PipelineArgs {
-    /// Print JSON instead of the benchmark listing.
-    #[arg(long)]
-    pub json: bool,
-    /// Fewer AES instructions per measurement.
-    #[arg(long)]
-    pub quick: bool,
-}
-
-#[derive(Serialize, Clone)]
-pub struct PipelineRecord {
-    pub bench: &'static str,
-    pub variant: &'static str,
-    pub width: &'static str,
-    pub n: usize,
-    pub ns_per_op: f64,
-    pub mb_per_s: f64,
-    pub cycles_per_block: f64,
-    /// Relative spread of the estimate (see `aeslab_measure::timing`); not in the JSON, whose
-    /// shape is fixed, but flagged in the listing.
-    #[serde(skip)]
-    pub spread: f64,
+    #[command(flatten)]
+    pub out: crate::args::Output,
 }
 
 pub struct PipelineReport {
@@ -67,7 +48,7 @@ pub fn measure(args: &PipelineArgs, progress: &Progress) -> Result<PipelineRepor
         return Err("the pipelining experiment exists for x86-64 only (AES-NI and VAES)".into());
     }
     let cal = calibrate();
-    let aes_instructions = if args.quick { 40_000 } else { 400_000 };
+    let aes_instructions = if args.out.quick { 40_000 } else { 400_000 };
     let mut runnable = Vec::new();
     let mut skipped = Vec::new();
     for chain in PIPELINE {
@@ -77,7 +58,7 @@ pub fn measure(args: &PipelineArgs, progress: &Progress) -> Result<PipelineRepor
         }
     }
     progress.step(&format!("pipeline: {} bodies, interleaved", runnable.len()));
-    let plan = if args.quick { Plan::QUICK } else { Plan::FULL };
+    let plan = if args.out.quick { Plan::QUICK } else { Plan::FULL };
     // SAFETY: `missing()` found every feature each chain needs.
     let measured: Vec<PipelineResult> = unsafe { run_pipeline(&runnable, &cal, aes_instructions, plan) };
     let results = runnable
@@ -181,14 +162,9 @@ pub fn conclusion(r: &PipelineReport) -> String {
 }
 
 pub fn run(args: &PipelineArgs) -> CliResult {
-    let progress = Progress::new(!args.json);
+    let progress = Progress::new(!args.out.json);
     let report = measure(args, &progress)?;
     progress.finish();
-    if args.json {
-        let v = serde_json::json!({ "results": report.results });
-        println!("{}", serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?);
-    } else {
-        print!("{}\n{}", listing(&report), conclusion(&report));
-    }
-    Ok(())
+    let json = serde_json::json!({ "results": report.results });
+    crate::records::print(args.out.json, &json, || format!("{}\n{}", listing(&report), conclusion(&report)))
 }

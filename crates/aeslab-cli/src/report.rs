@@ -13,16 +13,17 @@ use aeslab_measure::machine;
 use clap::Args;
 
 use crate::CliResult;
+use crate::args::Output;
 use crate::bench_ace::{self, BenchAceArgs};
 use crate::bench_gcm::{self, BenchGcmArgs, GcmBench};
 use crate::bench_aez::{self, AezBench, BenchAezArgs};
 use crate::bench_ctr::{self, BenchCtrArgs, CtrBench};
 use crate::cpu::CpuReport;
-use crate::instr::{self, InstrArgs, InstrRecord};
+use crate::instr::{self, InstrArgs};
 use crate::pipeline::{self, PipelineArgs, PipelineReport};
 use crate::plots::{self, Series};
 use crate::progress::Progress;
-use crate::records::Throughput;
+use crate::records::{InstrRecord, Throughput};
 
 #[derive(Args)]
 pub struct ReportArgs {
@@ -117,7 +118,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
     records.extend(ins_records.iter().map(to_json));
 
     // Seed 000: the pipelining experiment, as Go's benchmark listing, and its conclusion.
-    let pipe = pipeline::measure(&PipelineArgs { json: false, quick: args.quick }, &progress);
+    let pipe = pipeline::measure(&PipelineArgs { out: Output { json: false, quick: args.quick } }, &progress);
     md += "\n## Seed 000: one block vs N blocks in flight (AES-NI and VAES)\n\n";
     match &pipe {
         Ok(p) => {
@@ -134,8 +135,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
         keys: vec![128, 192, 256],
         backends: Vec::new(),
         threads: 1,
-        json: false,
-        quick: args.quick,
+        out: Output { json: false, quick: args.quick },
         openssl_only: false,
     };
     let ctr = bench_ctr::measure(&ctr_args, &progress)?;
@@ -148,7 +148,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
     records.extend(ctr.records.iter().map(to_json));
 
     // Seed 002: AEZ, every constant-time path against zears and Yawning's Go AEZ.
-    let aez_args = BenchAezArgs { sizes: Vec::new(), backends: Vec::new(), json: false, quick: args.quick };
+    let aez_args = BenchAezArgs { sizes: Vec::new(), backends: Vec::new(), out: Output { json: false, quick: args.quick } };
     let aez = bench_aez::measure(&aez_args, &progress)?;
     md += "\n## Seed 002: AEZ v5 by message size\n\n";
     md += &bench_aez::markdown(&aez);
@@ -159,7 +159,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
     records.extend(aez.records.iter().map(to_json));
 
     // Seed 004: the ACE permutation, SIMD lanes against the scalar reference; AEAD and hash.
-    let ace_args = BenchAceArgs { bytes: 4096, backends: Vec::new(), json: false, quick: args.quick };
+    let ace_args = BenchAceArgs { bytes: 4096, backends: Vec::new(), out: Output { json: false, quick: args.quick } };
     let ace = bench_ace::measure(&ace_args, &progress)?;
     md += "\n## Seed 004: ACE, SIMD lanes against the reference\n\n";
     md += &bench_ace::markdown(&ace);
@@ -167,7 +167,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
 
     // Beyond the seeds: AES-GCM on FACE-CTR against the GCM peers.
     let gcm_sizes = if args.quick { vec![1024, 16384] } else { vec![1024, 4096, 16384, 65536] };
-    let gcm_args = BenchGcmArgs { sizes: gcm_sizes, keys: vec![128, 256], json: false, quick: args.quick };
+    let gcm_args = BenchGcmArgs { sizes: gcm_sizes, keys: vec![128, 256], out: Output { json: false, quick: args.quick } };
     let gcm = bench_gcm::measure(&gcm_args, &progress)?;
     md += "\n## AES-GCM on FACE-CTR (beyond the seeds)\n\n";
     md += &bench_gcm::markdown(&gcm);

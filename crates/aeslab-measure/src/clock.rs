@@ -138,12 +138,25 @@ fn read_counter(fd: i32) -> u64 {
     if n == 8 { v } else { 0 }
 }
 
+/// One `add x += one` of the calibration chain, and the loop's decrement-and-branch, in this
+/// architecture's syntax.
+#[cfg(target_arch = "x86_64")]
+macro_rules! add_chain_asm {
+    (add) => { "add {x}, {one}" };
+    (loop) => { "dec {n}\njnz 2b" };
+}
+#[cfg(target_arch = "aarch64")]
+macro_rules! add_chain_asm {
+    (add) => { "add {x}, {x}, {one}" };
+    (loop) => { "subs {n}, {n}, #1\nb.ne 2b" };
+}
+
 /// Runs `iterations × 100` dependent 1-cycle `add`s (a chain: each reads the last one's result).
 ///
 /// The addend is a register, not an immediate: Golden Cove-class Intel cores fold chains of
 /// `add reg, imm` in the renamer and run them several per cycle (measured here: ~3.3 per
 /// cycle), while `add reg, reg` always takes one ALU cycle.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(never)]
 pub fn dependent_add_chain(iterations: u64) {
     if iterations == 0 {
@@ -155,36 +168,9 @@ pub fn dependent_add_chain(iterations: u64) {
         core::arch::asm!(
             "2:",
             ".rept 100",
-            "add {x}, {one}",
+            add_chain_asm!(add),
             ".endr",
-            "dec {n}",
-            "jnz 2b",
-            x = inout(reg) x,
-            one = in(reg) 1u64,
-            n = inout(reg) iterations => _,
-            options(nostack, nomem),
-        );
-    }
-    core::hint::black_box(x);
-}
-
-/// Runs `iterations × 100` dependent 1-cycle `add`s.
-#[cfg(target_arch = "aarch64")]
-#[inline(never)]
-pub fn dependent_add_chain(iterations: u64) {
-    if iterations == 0 {
-        return;
-    }
-    let mut x = 0u64;
-    // SAFETY: plain register arithmetic and a counted loop; no memory is touched.
-    unsafe {
-        core::arch::asm!(
-            "2:",
-            ".rept 100",
-            "add {x}, {x}, {one}",
-            ".endr",
-            "subs {n}, {n}, #1",
-            "b.ne 2b",
+            add_chain_asm!(loop),
             x = inout(reg) x,
             one = in(reg) 1u64,
             n = inout(reg) iterations => _,

@@ -4,7 +4,7 @@
 //! (`tests/layering.rs` checks this, macro bodies included):
 //!
 //! ```text
-//!         cpu   ct   error            below everything
+//!     cpu   ct   error   aead_glue    below everything
 //!               simd                  ISA tokens, block registers, kernel entry
 //!             /      \
 //!          aes        ghash           the block cipher; GHASH (no AES in it)
@@ -34,6 +34,7 @@
 #![deny(unsafe_code)]
 
 pub mod ace;
+mod aead_glue;
 pub mod aes;
 pub mod aez;
 pub mod cpu;

@@ -11,13 +11,12 @@
 
 #![deny(unsafe_code)]
 
-use aead::{AeadCore, AeadInOut, TagPosition};
 use cipher::consts::U16;
-use cipher::inout::InOutBuf;
 use cipher::{KeyInit, KeySizeUser};
 use zeroize::{Zeroize, Zeroizing};
 
 use super::{AceBackend, Lane, LaneJob, RATE, run_lockstep};
+use crate::aead_glue::DetachedAead;
 use crate::Error;
 use crate::ct::constant_time_eq;
 
@@ -217,38 +216,19 @@ impl KeyInit for AceAe128 {
     }
 }
 
-impl AeadCore for AceAe128 {
-    type NonceSize = U16;
-    type TagSize = U16;
-    const TAG_POSITION: TagPosition = TagPosition::Postfix;
-}
+crate::aead_glue::aead_in_out!([] AceAe128, U16);
 
-impl AeadInOut for AceAe128 {
-    fn encrypt_inout_detached(
-        &self,
-        nonce: &aead::Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-    ) -> aead::Result<aead::Tag<Self>> {
-        let mut msg =
-            AceMessage { nonce: (*nonce).into(), ad: associated_data, buffer: buffer.into_out_with_copied_in(), tag: [0; 16] };
+impl DetachedAead for AceAe128 {
+    fn seal_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<[u8; 16], aead::Error> {
+        let nonce = nonce.try_into().map_err(|_| aead::Error)?;
+        let mut msg = AceMessage { nonce, ad, buffer: buf, tag: [0; 16] };
         self.seal_many(core::slice::from_mut(&mut msg));
-        Ok(msg.tag.into())
+        Ok(msg.tag)
     }
 
-    fn decrypt_inout_detached(
-        &self,
-        nonce: &aead::Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-        tag: &aead::Tag<Self>,
-    ) -> aead::Result<()> {
-        let mut msg = AceMessage {
-            nonce: (*nonce).into(),
-            ad: associated_data,
-            buffer: buffer.into_out_with_copied_in(),
-            tag: (*tag).into(),
-        };
+    fn open_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8; 16]) -> Result<(), aead::Error> {
+        let nonce = nonce.try_into().map_err(|_| aead::Error)?;
+        let mut msg = AceMessage { nonce, ad, buffer: buf, tag: *tag };
         self.open_many(core::slice::from_mut(&mut msg)).remove(0).map_err(|_| aead::Error)
     }
 }

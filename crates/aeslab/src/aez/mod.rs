@@ -18,13 +18,12 @@ mod kernels;
 mod scheme;
 mod tweak;
 
-use aead::{AeadCore, AeadInOut, TagPosition};
 use blake2::Digest;
 use cipher::consts::{U16, U48};
-use cipher::inout::InOutBuf;
 use cipher::{KeyInit, KeySizeUser};
 use zeroize::Zeroize;
 
+use crate::aead_glue::DetachedAead;
 use crate::aes::{BackendKind, default_backend};
 use crate::ct::constant_time_is_zero;
 use crate::{Block, Error};
@@ -187,40 +186,23 @@ impl KeyInit for Aez {
     }
 }
 
-impl AeadCore for Aez {
-    type NonceSize = U16;
-    type TagSize = U16;
-    const TAG_POSITION: TagPosition = TagPosition::Postfix;
-}
+crate::aead_glue::aead_in_out!([] Aez, U16);
 
-impl AeadInOut for Aez {
-    fn encrypt_inout_detached(
-        &self,
-        nonce: &aead::Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-    ) -> aead::Result<aead::Tag<Self>> {
-        let msg = buffer.into_out_with_copied_in();
-        let delta = self.delta(nonce, &[associated_data], 16);
+impl DetachedAead for Aez {
+    fn seal_detached(&self, nonce: &[u8], ad: &[u8], msg: &mut [u8]) -> Result<[u8; 16], aead::Error> {
+        let delta = self.delta(nonce, &[ad], 16);
         let mut tag = [0u8; 16];
         if msg.is_empty() {
             scheme::prf(&self.t, delta, &mut tag);
         } else {
             scheme::encipher_split(&self.t, delta, msg, &mut tag, false);
         }
-        Ok(tag.into())
+        Ok(tag)
     }
 
-    fn decrypt_inout_detached(
-        &self,
-        nonce: &aead::Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-        tag: &aead::Tag<Self>,
-    ) -> aead::Result<()> {
-        let out = buffer.into_out_with_copied_in();
-        let delta = self.delta(nonce, &[associated_data], 16);
-        let mut check: [u8; 16] = (*tag).into();
+    fn open_detached(&self, nonce: &[u8], ad: &[u8], out: &mut [u8], tag: &[u8; 16]) -> Result<(), aead::Error> {
+        let delta = self.delta(nonce, &[ad], 16);
+        let mut check = *tag;
         let ok = if out.is_empty() {
             let mut expect = [0u8; 16];
             scheme::prf(&self.t, delta, &mut expect);

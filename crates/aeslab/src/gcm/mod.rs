@@ -21,11 +21,10 @@ mod stitch;
 
 use core::marker::PhantomData;
 
-use aead::{AeadCore, AeadInOut, TagPosition};
-use cipher::consts::{U12, U16};
-use cipher::inout::InOutBuf;
+use cipher::consts::U12;
 use cipher::{KeyInit, KeySizeUser};
 
+use crate::aead_glue::DetachedAead;
 use crate::aes::sliced::SlicedIsa;
 use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
 use crate::ct::constant_time_eq;
@@ -314,30 +313,14 @@ impl<K: AesKeySize> KeyInit for AesGcm<K> {
     }
 }
 
-impl<K: AesKeySize> AeadCore for AesGcm<K> {
-    type NonceSize = U12;
-    type TagSize = U16;
-    const TAG_POSITION: TagPosition = TagPosition::Postfix;
-}
+crate::aead_glue::aead_in_out!([K: AesKeySize] AesGcm<K>, U12);
 
-impl<K: AesKeySize> AeadInOut for AesGcm<K> {
-    fn encrypt_inout_detached(
-        &self,
-        nonce: &aead::Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-    ) -> aead::Result<aead::Tag<Self>> {
-        let tag = self.inner.encrypt_in_place_detached(nonce, associated_data, buffer.into_out_with_copied_in()).map_err(|_| aead::Error)?;
-        Ok(tag.into())
+impl<K: AesKeySize> DetachedAead for AesGcm<K> {
+    fn seal_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Block, aead::Error> {
+        self.inner.encrypt_in_place_detached(nonce, ad, buf).map_err(|_| aead::Error)
     }
 
-    fn decrypt_inout_detached(
-        &self,
-        nonce: &aead::Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-        tag: &aead::Tag<Self>,
-    ) -> aead::Result<()> {
-        self.inner.decrypt_in_place_detached(nonce, associated_data, buffer.into_out_with_copied_in(), tag).map_err(|_| aead::Error)
+    fn open_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Block) -> Result<(), aead::Error> {
+        self.inner.decrypt_in_place_detached(nonce, ad, buf, tag).map_err(|_| aead::Error)
     }
 }

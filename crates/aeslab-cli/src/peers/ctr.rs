@@ -1,4 +1,4 @@
-//! Other AES-CTR implementations, measured in the same process as aeslab.
+//! The AES-CTR peers, measured in the same process as aeslab.
 //!
 //! Each is a streaming context set up once: every call encrypts the next `n` bytes in place,
 //! as aeslab's does. (aws-lc-rs exposes in-place CTR only per message, so its calls each start
@@ -29,11 +29,6 @@ pub const CTR_PEERS: &[PeerKind] = &[
     PeerKind { implementation: "aws-lc-rs", backend: "aws-lc (per message)", make: |k, iv| Box::new(AwsLc::new(k, iv)) },
     PeerKind { implementation: "rustcrypto", backend: "aes 0.8 + ctr 0.9", make: |k, iv| rustcrypto(k, iv) },
 ];
-
-/// The OpenSSL version string, e.g. "OpenSSL 3.0.19 27 Jan 2026".
-pub fn openssl_version() -> &'static str {
-    openssl::version::version()
-}
 
 pub struct OpenSsl(CipherCtx);
 

@@ -1,0 +1,117 @@
+//! The AES-GCM peers, measured in the same process as aeslab: OpenSSL, aws-lc-rs, ring and
+//! RustCrypto `aes-gcm`, each keyed once and sealing every message with the same nonce and AD.
+
+use aeslab::aes::default_backend;
+use aeslab::ctr::FaceLevel;
+use aeslab::gcm::{Gcm, GhashImpl};
+
+pub const NONCE: [u8; 12] = [0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88];
+pub const AD: &[u8] = b"sixteen byte AD!";
+
+/// One GCM implementation, keyed once: seals a buffer in place and returns the tag.
+pub trait GcmPeer {
+    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16];
+}
+
+impl GcmPeer for Gcm {
+    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+        self.encrypt_in_place_detached(&NONCE, AD, buf).expect("valid nonce and length")
+    }
+}
+
+struct OpenSslGcm(openssl::cipher_ctx::CipherCtx);
+
+impl GcmPeer for OpenSslGcm {
+    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+        // The key was scheduled once; each message sets only its nonce.
+        let ctx = &mut self.0;
+        ctx.encrypt_init(None, None, Some(&NONCE)).expect("EVP_EncryptInit_ex");
+        ctx.cipher_update(AD, None).expect("AAD");
+        let n = buf.len();
+        ctx.cipher_update_inplace(buf, n).expect("EVP_EncryptUpdate");
+        ctx.cipher_final(&mut []).expect("EVP_EncryptFinal_ex");
+        let mut tag = [0u8; 16];
+        ctx.tag(&mut tag).expect("GET_TAG");
+        tag
+    }
+}
+
+struct AwsLcGcm(aws_lc_rs::aead::LessSafeKey);
+
+impl GcmPeer for AwsLcGcm {
+    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+        use aws_lc_rs::aead::{Aad, Nonce};
+        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), buf).expect("seal");
+        tag.as_ref().try_into().expect("16 bytes")
+    }
+}
+
+struct RingGcm(ring::aead::LessSafeKey);
+
+impl GcmPeer for RingGcm {
+    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+        use ring::aead::{Aad, Nonce};
+        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), buf).expect("seal");
+        tag.as_ref().try_into().expect("16 bytes")
+    }
+}
+
+enum RustCryptoGcm {
+    K128(Box<aes_gcm::Aes128Gcm>),
+    K256(Box<aes_gcm::Aes256Gcm>),
+}
+
+impl GcmPeer for RustCryptoGcm {
+    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+        use aes_gcm::aead::AeadInPlace;
+        let nonce = aes_gcm::Nonce::from_slice(&NONCE);
+        let tag = match self {
+            RustCryptoGcm::K128(c) => c.encrypt_in_place_detached(nonce, AD, buf),
+            RustCryptoGcm::K256(c) => c.encrypt_in_place_detached(nonce, AD, buf),
+        };
+        tag.expect("seal").into()
+    }
+}
+
+/// One implementation measured: its record fields and the keyed peer.
+pub struct Implementation {
+    pub name: &'static str,
+    pub backend: String,
+    /// aeslab's FACE level; `none` for the peers.
+    pub face: FaceLevel,
+    pub peer: Box<dyn GcmPeer>,
+}
+
+fn peer(name: &'static str, backend: &str, peer: Box<dyn GcmPeer>) -> Implementation {
+    Implementation { name, backend: backend.to_string(), face: FaceLevel::None, peer }
+}
+
+/// Every implementation measured, keyed with `key`: aeslab (FACE none and rd2p) and the peers.
+pub fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
+    let mut v = Vec::new();
+    let backend = default_backend();
+    for face in [FaceLevel::None, FaceLevel::Rd2p] {
+        let gcm = Gcm::with_options(key, backend, face, GhashImpl::fastest(), 16).map_err(|e| e.to_string())?;
+        let label = format!("{backend}+{}/{}", GhashImpl::fastest().name(), face.name());
+        v.push(Implementation { name: "aeslab", backend: label, face, peer: Box::new(gcm) });
+    }
+    let cipher = if key.len() == 16 { openssl::cipher::Cipher::aes_128_gcm() } else { openssl::cipher::Cipher::aes_256_gcm() };
+    let mut ctx = openssl::cipher_ctx::CipherCtx::new().map_err(|e| e.to_string())?;
+    ctx.encrypt_init(Some(cipher), Some(key), None).map_err(|e| e.to_string())?;
+    v.push(peer("openssl", "evp", Box::new(OpenSslGcm(ctx))));
+    let alg = if key.len() == 16 { &aws_lc_rs::aead::AES_128_GCM } else { &aws_lc_rs::aead::AES_256_GCM };
+    let k = aws_lc_rs::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?;
+    v.push(peer("aws-lc-rs", "aws-lc", Box::new(AwsLcGcm(aws_lc_rs::aead::LessSafeKey::new(k)))));
+    let alg = if key.len() == 16 { &ring::aead::AES_128_GCM } else { &ring::aead::AES_256_GCM };
+    let k = ring::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?;
+    v.push(peer("ring", "ring 0.17", Box::new(RingGcm(ring::aead::LessSafeKey::new(k)))));
+    use aes_gcm::KeyInit as _;
+    let rc = if key.len() == 16 {
+        RustCryptoGcm::K128(Box::new(aes_gcm::Aes128Gcm::new_from_slice(key).map_err(|e| e.to_string())?))
+    } else {
+        RustCryptoGcm::K256(Box::new(aes_gcm::Aes256Gcm::new_from_slice(key).map_err(|e| e.to_string())?))
+    };
+    v.push(peer("rustcrypto", "aes-gcm 0.10", Box::new(rc)));
+    Ok(v)
+}
+
