@@ -5,7 +5,7 @@
 mod common;
 
 use aeslab::aes::BackendKind;
-use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, Counter, DynCtr, FaceLevel};
+use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, Counter, DynCtr, FACE_PAYS_FROM_BLOCKS, FaceLevel};
 use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use openssl::symm::{Cipher, Crypter, Mode, encrypt};
 use rand::rngs::StdRng;
@@ -52,11 +52,15 @@ const F5: &[(&str, &str)] = &[
 fn sp800_38a_f5_on_every_backend_and_level() {
     for (kind, level) in combos() {
         for (key, ct) in F5 {
+            // `precompute`: FACE from the first block (a stream builds its table only once it
+            // pays, which four blocks never do).
             let mut c = DynCtr::new(&h(key), &h(F5_IV), kind, level, Counter::Be128).unwrap();
+            c.precompute();
             let mut buf = h(F5_PT);
             c.apply_keystream(&mut buf);
             assert_eq!(hex::encode(&buf), *ct, "{kind} {level} encrypt key {key}");
             let mut d = DynCtr::new(&h(key), &h(F5_IV), kind, level, Counter::Be128).unwrap();
+            d.precompute();
             d.apply_keystream(&mut buf);
             assert_eq!(hex::encode(&buf), F5_PT, "{kind} {level} decrypt key {key}");
         }
@@ -148,6 +152,7 @@ fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
                     let what = format!("{kind} {level} AES-{} ctr{} case {case} len {len}", key_len * 8, if wrap32 { 32 } else { 128 });
 
                     let mut c = DynCtr::new(&key, &iv, kind, level, counter).unwrap();
+                    c.precompute();
                     let mut buf = data.clone();
                     apply_chunked(&mut c, &mut buf, &mut rng);
                     assert!(buf == expect, "{what}: chunked");
@@ -158,6 +163,7 @@ fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
                         let at = rng.random_range(0..len);
                         let mut d = DynCtr::new(&key, &iv, kind, level, counter).unwrap();
                         d.seek_to(at as u128);
+                        d.precompute();
                         let mut tail = expect[at..].to_vec();
                         d.apply_keystream(&mut tail);
                         assert!(tail == data[at..], "{what}: seek to {at}");
@@ -191,6 +197,48 @@ fn every_level_matches_the_backends_own_plain_path() {
             }
         }
     }
+}
+
+/// FACE's table is built once it pays: not for short messages under fresh nonces, but after
+/// `FACE_PAYS_FROM_BLOCKS` blocks of one stream in short calls, or at once for a long call; the
+/// keystream is the same either way.
+#[test]
+fn face_table_is_built_once_it_pays() {
+    let key = [3u8; 16];
+    let kind = aeslab::aes::default_backend();
+    let mut rng = StdRng::seed_from_u64(0x0512);
+    // Fresh nonces, 64 bytes each: never.
+    for _ in 0..100 {
+        let mut iv = [0u8; 16];
+        rng.fill(&mut iv[..]);
+        let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+        let mut msg = [0u8; 64];
+        c.apply_keystream(&mut msg);
+        assert!(!c.uses_face());
+        assert_eq!(msg.to_vec(), openssl_ctr128(&key, &iv, &[0u8; 64]));
+    }
+    // One stream in 64-byte calls: plain until 512 blocks, FACE from then on.
+    let iv = [0x42u8; 16];
+    let total = 64 * 1024;
+    let expect = openssl_ctr128(&key, &iv, &vec![0u8; total]);
+    let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+    let mut buf = vec![0u8; total];
+    for (i, chunk) in buf.chunks_mut(64).enumerate() {
+        c.apply_keystream(chunk);
+        assert_eq!(c.uses_face(), (i + 1) * 4 >= FACE_PAYS_FROM_BLOCKS, "after {} blocks", (i + 1) * 4);
+    }
+    assert!(buf == expect);
+    // One long call: at once.
+    let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+    let mut buf = vec![0u8; 16 * FACE_PAYS_FROM_BLOCKS];
+    c.apply_keystream(&mut buf);
+    assert!(c.uses_face());
+    assert!(buf == expect[..buf.len()]);
+    // And never at level none.
+    let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::None, Counter::Be128).unwrap();
+    c.precompute();
+    c.apply_keystream(&mut buf);
+    assert!(!c.uses_face());
 }
 
 #[test]

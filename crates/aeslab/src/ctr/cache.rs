@@ -22,28 +22,35 @@ pub(crate) const TABLE_OVERHANG: usize = 32;
 pub(crate) struct FaceTable {
     pub(crate) blocks: [Block; 256 + TABLE_OVERHANG],
     built_for: Option<(FaceLevel, [u8; 3])>,
+    /// The segment constants `C_0, C_1, C_2` of the segment last run, for engines that compute
+    /// them outside their kernels (the T-table engine): a stream of short calls then computes
+    /// them once per 256 blocks, not once per call.
+    segment: Option<(u128, [Block; 3])>,
 }
 
 impl Default for FaceTable {
     fn default() -> Self {
-        FaceTable { blocks: [[0u8; 16]; 256 + TABLE_OVERHANG], built_for: None }
+        FaceTable { blocks: [[0u8; 16]; 256 + TABLE_OVERHANG], built_for: None, segment: None }
     }
 }
 
 impl Clone for FaceTable {
     fn clone(&self) -> Self {
-        FaceTable { blocks: self.blocks, built_for: self.built_for }
+        FaceTable { blocks: self.blocks, built_for: self.built_for, segment: self.segment }
     }
 }
 
 impl Drop for FaceTable {
     fn drop(&mut self) {
         crate::ct::wipe(self.blocks.as_flattened_mut());
+        if let Some((_, c)) = self.segment.as_mut() {
+            crate::ct::wipe(c.as_flattened_mut());
+        }
     }
 }
 
 /// Bytes 0, 5 and 10 of a counter: the table `T_r` is valid while they stay the same.
-fn table_key(ctr: u128) -> [u8; 3] {
+pub(crate) fn table_key(ctr: u128) -> [u8; 3] {
     let b = ctr.to_be_bytes();
     [b[0], b[5], b[10]]
 }
@@ -57,6 +64,19 @@ impl FaceTable {
     /// Records what was just built into it.
     pub(crate) fn mark_built(&mut self, level: FaceLevel, ctr: u128) {
         self.built_for = Some((level, table_key(ctr)));
+        self.segment = None;
+    }
+
+    /// The segment constants of segment `base` (byte 15 clear), from `compute` when they are
+    /// not the ones kept.
+    pub(crate) fn segment_constants(&mut self, base: u128, compute: impl FnOnce() -> [Block; 3]) -> &[Block; 3] {
+        if !matches!(self.segment, Some((b, _)) if b == base) {
+            if let Some((_, old)) = self.segment.as_mut() {
+                crate::ct::wipe(old.as_flattened_mut());
+            }
+            self.segment = Some((base, compute()));
+        }
+        &self.segment.as_ref().expect("just set").1
     }
 }
 

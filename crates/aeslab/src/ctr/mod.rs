@@ -54,7 +54,7 @@ use core::fmt;
 use crate::Block;
 use crate::aes::{AnyAes, Backend, any_as_dyn};
 
-pub(crate) use cache::FaceTable;
+pub(crate) use cache::{FaceTable, table_key};
 pub use stream::{
     Aes128Ctr, Aes128Ctr32, Aes192Ctr, Aes192Ctr32, Aes256Ctr, Aes256Ctr32, AesCtr, CounterMode, Ctr32BE,
     Ctr128BE, DynCtr,
@@ -140,6 +140,15 @@ impl Counter {
     }
 }
 
+/// How many blocks FACE's table must serve before building it pays: at least 512 (8 KiB).
+///
+/// Building costs 256 blocks through whitening and `r` rounds (768 block-rounds for rd2p, plus
+/// the 4.6 KB of storage); each block FACE runs afterwards saves `r` rounds and the counter
+/// arithmetic. Below two uses per entry the table costs more than it saves, on every CPU.
+/// So a stream runs plain CTR until it has run this many blocks (or is asked for this many in
+/// one call), and GCM builds a message's table only for messages this long.
+pub const FACE_PAYS_FROM_BLOCKS: usize = 512;
+
 /// Blocks from `ctr` up to the next wrap of its low 32 bits: the longest piece a kernel takes.
 pub(crate) fn blocks_to_wrap(ctr: u128) -> u64 {
     (1u64 << 32) - u64::from(ctr as u32)
@@ -157,8 +166,8 @@ pub(crate) trait CtrEngine: Send + Sync {
     /// with `ctr`.
     fn build_table(&self, level: FaceLevel, ctr: u128, table: &mut FaceTable);
     /// `data[i] ^= E(ctr + i)` with FACE at `level`, from a table `build_table` filled for
-    /// these counters.
-    fn xor_face(&self, level: FaceLevel, table: &FaceTable, ctr: u128, data: &mut [Block]);
+    /// these counters (the engine may keep its segment constants there too).
+    fn xor_face(&self, level: FaceLevel, table: &mut FaceTable, ctr: u128, data: &mut [Block]);
 }
 
 /// The CTR engine of the backend `aes` holds.

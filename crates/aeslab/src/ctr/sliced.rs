@@ -94,7 +94,7 @@ impl<I: SlicedIsa> CtrEngine for Sliced<I> {
         crate::ct::wipe(t.as_flattened_mut());
     }
 
-    fn xor_face(&self, level: FaceLevel, table: &FaceTable, ctr: u128, data: &mut [Block]) {
+    fn xor_face(&self, level: FaceLevel, table: &mut FaceTable, ctr: u128, data: &mut [Block]) {
         let after = level.table_round().expect("a FACE level");
         let isa = self.isa();
         isa.enter(Face { keys: self.keys(), after, table: table.blocks.as_flattened(), ctr, data, isa });

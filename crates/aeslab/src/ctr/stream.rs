@@ -19,7 +19,7 @@ use cipher::{
     StreamCipherSeek,
 };
 
-use super::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine};
+use super::{Counter, CtrEngine, FACE_PAYS_FROM_BLOCKS, FaceLevel, FaceTable, blocks_to_wrap, engine, table_key};
 use crate::aes::{Aes, AesKeySize, AnyAes, BackendKind};
 use crate::{Block, Error};
 
@@ -81,8 +81,13 @@ pub struct DynCtr {
     iv: u128,
     /// Keystream bytes used so far.
     pos: u128,
-    /// FACE's table, built when FACE is first used and kept while it stays valid.
+    /// FACE's table, built once it pays (see [`FACE_PAYS_FROM_BLOCKS`]) and kept while it
+    /// stays valid.
     table: Option<Box<FaceTable>>,
+    /// Blocks run plain CTR, with FACE asked for, since the table last served, and the
+    /// counter bytes 0, 5, 10 they shared (a table is only good for one such triple): once
+    /// they reach [`FACE_PAYS_FROM_BLOCKS`] the table is built.
+    plain_run: ([u8; 3], u64),
 }
 
 impl fmt::Debug for DynCtr {
@@ -100,7 +105,7 @@ impl DynCtr {
 
     /// A stream on an already scheduled key.
     pub fn from_key(key: AnyAes, iv: &[u8; 16], face: FaceLevel, counter: Counter) -> Self {
-        DynCtr { key, counter, face, iv: u128::from_be_bytes(*iv), pos: 0, table: None }
+        DynCtr { key, counter, face, iv: u128::from_be_bytes(*iv), pos: 0, table: None, plain_run: ([0; 3], 0) }
     }
 
     pub fn backend(&self) -> BackendKind {
@@ -120,7 +125,7 @@ impl DynCtr {
         self.counter.advance(self.iv, block)
     }
 
-    /// Builds the FACE table for the current position now rather than on first use.
+    /// Builds the FACE table for the current position now, rather than once it pays.
     pub fn precompute(&mut self) {
         if self.face != FaceLevel::None {
             let ctr = self.counter_at(self.pos / 16);
@@ -130,6 +135,14 @@ impl DynCtr {
                 table.mark_built(self.face, ctr);
             }
         }
+    }
+
+    /// Whether the next block runs with FACE: the level is not `none` and the table is built
+    /// for the counter there. (A stream builds it once it pays: see
+    /// [`FACE_PAYS_FROM_BLOCKS`](super::FACE_PAYS_FROM_BLOCKS).)
+    pub fn uses_face(&self) -> bool {
+        let ctr = self.counter_at(self.pos / 16);
+        self.face != FaceLevel::None && self.table.as_ref().is_some_and(|t| t.holds(self.face, ctr))
     }
 
     /// Position in keystream bytes.
@@ -151,13 +164,29 @@ impl DynCtr {
     /// The keystream over whole blocks from keystream block `block` on.
     fn xor_blocks_at(&mut self, block: u128, data: &mut [Block]) {
         let ctr = self.counter_at(block);
-        if self.face == FaceLevel::None || data.len() < 2 {
-            // A block or two: plain CTR gives the same keystream without a table.
-            xor_plain_cut(engine(&self.key), self.counter, ctr, data);
-        } else {
+        if self.face != FaceLevel::None && data.len() >= 2 && self.face_pays(ctr, data.len()) {
+            self.plain_run.1 = 0;
             let table = self.table.get_or_insert_with(Box::default);
             xor_keystream(&self.key, self.counter, self.face, table, ctr, data);
+        } else {
+            // Plain CTR gives the same keystream without a table.
+            xor_plain_cut(engine(&self.key), self.counter, ctr, data);
         }
+    }
+
+    /// Whether to run `n` blocks from `ctr` with FACE: when the table is ready for them, or
+    /// when the blocks run plain under the same counter bytes 0, 5, 10, these included, reach
+    /// [`FACE_PAYS_FROM_BLOCKS`]. (Short messages under fresh nonces never build a table.)
+    fn face_pays(&mut self, ctr: u128, n: usize) -> bool {
+        if self.table.as_ref().is_some_and(|t| t.holds(self.face, ctr)) {
+            return true;
+        }
+        let key = table_key(ctr);
+        if self.plain_run.0 != key {
+            self.plain_run = (key, 0);
+        }
+        self.plain_run.1 = self.plain_run.1.saturating_add(n as u64);
+        self.plain_run.1 >= FACE_PAYS_FROM_BLOCKS as u64
     }
 
     /// XORs the keystream into `buf` and advances.

@@ -69,12 +69,11 @@ struct TableRun<'a> {
 }
 
 impl TableRun<'_> {
-    fn prepare(&self, base: u128) -> TableSeg {
+    /// The segment's constants as columns, from the `C_r` the table keeps for `base`.
+    fn prepare(&self, constants: &[Block; 3]) -> TableSeg {
         let mut seg = TableSeg::default();
         for &r in segment_rounds(self.level) {
-            let mut c = segment_constant(self.cipher, base, r);
-            seg.c[r] = cols(&c);
-            c.zeroize();
+            seg.c[r] = cols(&constants[r]);
         }
         if self.level == FaceLevel::Rd2 {
             // C_2 = (round 2 without column-0 terms) ⊕ (column-0 terms of C_1's column 0).
@@ -149,15 +148,24 @@ impl CtrEngine for TableVartime {
         canonical_table(self, ctr, r, &mut table.blocks);
     }
 
-    fn xor_face(&self, level: FaceLevel, table: &FaceTable, ctr: u128, data: &mut [Block]) {
-        let run = TableRun { cipher: self, level, table: &table.blocks };
+    fn xor_face(&self, level: FaceLevel, table: &mut FaceTable, ctr: u128, data: &mut [Block]) {
         let (mut ctr, mut done) = (ctr, 0);
         while done < data.len() {
             let x0 = (ctr & 0xff) as usize;
             let m = (data.len() - done).min(256 - x0);
-            let mut seg = run.prepare(ctr & !0xff);
+            let base = ctr & !0xff;
+            let mut constants = *table.segment_constants(base, || {
+                let mut c = [[0u8; 16]; 3];
+                for &r in segment_rounds(level) {
+                    c[r] = segment_constant(self, base, r);
+                }
+                c
+            });
+            let run = TableRun { cipher: self, level, table: &table.blocks };
+            let mut seg = run.prepare(&constants);
             run.xor(&seg, x0, &mut data[done..done + m]);
             seg.zeroize();
+            crate::ct::wipe(constants.as_flattened_mut());
             done += m;
             // The low 32 bits do not wrap inside a run; the last step may reach 2^128.
             ctr = ctr.wrapping_add(m as u128);

@@ -28,7 +28,7 @@ use crate::aead_glue::DetachedAead;
 use crate::aes::sliced::SlicedIsa;
 use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
 use crate::ct::constant_time_eq;
-use crate::ctr::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine};
+use crate::ctr::{Counter, CtrEngine, FACE_PAYS_FROM_BLOCKS, FaceLevel, FaceTable, blocks_to_wrap, engine};
 use crate::ghash::GhashKey;
 use crate::{Block, Error};
 use stitch::{Run, Stitched};
@@ -53,7 +53,7 @@ pub(crate) struct GhashState<'a> {
 /// the ciphertext, stitched where the family has such a loop. The low 32 bits of `ctr` do not
 /// wrap within `data`.
 pub(crate) trait GcmEngine: CtrEngine {
-    fn xor_ghash(&self, face: FaceLevel, table: Option<&FaceTable>, ctr: u128, data: &mut [Block], g: &mut GhashState<'_>) {
+    fn xor_ghash(&self, face: FaceLevel, table: Option<&mut FaceTable>, ctr: u128, data: &mut [Block], g: &mut GhashState<'_>) {
         xor_then_ghash(self, face, table, ctr, data, g);
     }
 }
@@ -63,7 +63,7 @@ pub(crate) trait GcmEngine: CtrEngine {
 fn xor_then_ghash<E: CtrEngine + ?Sized>(
     engine: &E,
     face: FaceLevel,
-    table: Option<&FaceTable>,
+    mut table: Option<&mut FaceTable>,
     ctr: u128,
     data: &mut [Block],
     g: &mut GhashState<'_>,
@@ -73,7 +73,7 @@ fn xor_then_ghash<E: CtrEngine + ?Sized>(
         if g.decrypt {
             g.key.update_blocks(&mut g.acc, chunk);
         }
-        match table {
+        match table.as_deref_mut() {
             Some(t) if face != FaceLevel::None => engine.xor_face(face, t, ctr, chunk),
             _ => engine.xor_plain(ctr, chunk),
         }
@@ -89,13 +89,13 @@ impl GcmEngine for TableVartime {}
 impl<I: SlicedIsa> GcmEngine for Sliced<I> {}
 
 impl<I: Stitched> GcmEngine for AesInsn<I> {
-    fn xor_ghash(&self, face: FaceLevel, table: Option<&FaceTable>, ctr: u128, data: &mut [Block], g: &mut GhashState<'_>) {
+    fn xor_ghash(&self, face: FaceLevel, table: Option<&mut FaceTable>, ctr: u128, data: &mut [Block], g: &mut GhashState<'_>) {
         if g.key.imp() == I::GHASH {
-            let after = table.filter(|_| face != FaceLevel::None).map(|_| face.table_round().expect("a FACE level"));
+            let after = table.as_ref().filter(|_| face != FaceLevel::None).map(|_| face.table_round().expect("a FACE level"));
             let run = Run::<I::Both> {
                 keys: self.enc_keys(),
                 after,
-                table: table.map_or(&[][..], |t| &t.blocks[..]),
+                table: table.as_deref().map_or(&[][..], |t| &t.blocks[..]),
                 ctr,
                 data,
                 ghash: g.key,
@@ -214,15 +214,16 @@ impl Gcm {
         let mut ctr = Counter::Be32.advance(j0, 1);
         let (blocks, tail) = buf.as_chunks_mut::<16>();
         // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
-        // 32-bit counter), when FACE is on and there is more than a block to share it.
-        let mut table = (self.face != FaceLevel::None && blocks.len() > 1).then(FaceTable::default);
+        // 32-bit counter), when FACE is on and the message is long enough for the table to pay
+        // for itself; shorter messages run plain CTR, which is then the faster.
+        let mut table = (self.face != FaceLevel::None && blocks.len() >= FACE_PAYS_FROM_BLOCKS).then(FaceTable::default);
         if let Some(t) = table.as_mut() {
             engine(&self.aes).build_table(self.face, ctr, t);
         }
         let mut done = 0;
         while done < blocks.len() {
             let n = (blocks.len() - done).min(usize::try_from(blocks_to_wrap(ctr)).unwrap_or(usize::MAX));
-            gcm.xor_ghash(self.face, table.as_ref(), ctr, &mut blocks[done..done + n], &mut g);
+            gcm.xor_ghash(self.face, table.as_mut(), ctr, &mut blocks[done..done + n], &mut g);
             done += n;
             ctr = Counter::Be32.advance(ctr, n as u128);
         }

@@ -383,11 +383,12 @@ pub(crate) fn sub_word_ct(w: u32) -> u32 {
 /// word in its `2 · BLOCKS` bytes).
 #[inline(always)]
 pub(crate) fn get_state<W: Word>(isa: W::Isa, bytes: &[u8], index: usize) -> State<W> {
+    // One bounds check for the state, then fixed-size planes (no check per plane).
     let plane = 2 * W::BLOCKS;
-    let at = index * 8 * plane;
-    let mut q = [W::load(isa, &bytes[at..at + plane]); 8];
-    for (j, w) in q.iter_mut().enumerate().skip(1) {
-        *w = W::load(isa, &bytes[at + j * plane..at + (j + 1) * plane]);
+    let state = &bytes[index * 8 * plane..(index + 1) * 8 * plane];
+    let mut q = [W::load(isa, &state[..plane]); 8];
+    for (w, p) in q.iter_mut().zip(state.chunks_exact(plane)).skip(1) {
+        *w = W::load(isa, p);
     }
     q
 }
@@ -396,9 +397,9 @@ pub(crate) fn get_state<W: Word>(isa: W::Isa, bytes: &[u8], index: usize) -> Sta
 #[inline(always)]
 pub(crate) fn set_state<W: Word>(bytes: &mut [u8], index: usize, q: &State<W>) {
     let plane = 2 * W::BLOCKS;
-    let at = index * 8 * plane;
-    for (j, w) in q.iter().enumerate() {
-        w.store(&mut bytes[at + j * plane..at + (j + 1) * plane]);
+    let state = &mut bytes[index * 8 * plane..(index + 1) * 8 * plane];
+    for (w, p) in q.iter().zip(state.chunks_exact_mut(plane)) {
+        w.store(p);
     }
 }
 
