@@ -49,10 +49,27 @@ impl RoundKeys {
     }
 }
 
-/// Expands `key` (16, 24 or 32 bytes). `sub_word` applies the S-box to each byte of a word; its
-/// words are little-endian (byte 0 of the key word is the low byte), which it need not care about
-/// since the S-box acts on each byte alone.
-pub fn expand(key: &[u8], sub_word: impl Fn(u32) -> u32) -> Result<RoundKeys, Error> {
+/// The S-box on each byte of a word, in the backend's own constant-time way. Its words are
+/// little-endian (byte 0 of the key word is the low byte), which it need not care about since
+/// the S-box acts on each byte alone.
+///
+/// A trait rather than a closure, so that a kernel's implementation is `#[inline(always)]`
+/// into the kernel and compiled with its target features: a closure is not, and its AES
+/// instruction then ran as a call.
+pub trait SubWord {
+    fn sub_word(&self, w: u32) -> u32;
+}
+
+impl<F: Fn(u32) -> u32> SubWord for F {
+    #[inline(always)]
+    fn sub_word(&self, w: u32) -> u32 {
+        self(w)
+    }
+}
+
+/// Expands `key` (16, 24 or 32 bytes) with the backend's SubWord.
+#[inline(always)]
+pub fn expand<S: SubWord>(key: &[u8], s: S) -> Result<RoundKeys, Error> {
     let rounds = rounds_for_key_len(key.len())?;
     let nk = key.len() / 4;
     let total = 4 * (rounds + 1);
@@ -65,11 +82,11 @@ pub fn expand(key: &[u8], sub_word: impl Fn(u32) -> u32) -> Result<RoundKeys, Er
         let mut t = w[i - 1];
         if i % nk == 0 {
             // RotWord moves byte 0 to byte 3: a right rotation of the little-endian word.
-            t = sub_word(t.rotate_right(8)) ^ u32::from(rcon);
+            t = s.sub_word(t.rotate_right(8)) ^ u32::from(rcon);
             // Rcon doubles in GF(2^8); it depends only on the round index, not on the key.
             rcon = (rcon << 1) ^ (0x1b * (rcon >> 7));
         } else if nk > 6 && i % nk == 4 {
-            t = sub_word(t);
+            t = s.sub_word(t);
         }
         w[i] = w[i - nk] ^ t;
     }

@@ -303,10 +303,21 @@ impl<I: AesIsa> Kernel for Expand<'_, I> {
     type Output = Result<(RoundKeys, RoundKeys), Error>;
     #[inline(always)]
     fn run(self) -> Self::Output {
-        // SAFETY: entered under `I` (AES instructions present).
-        let enc = key_schedule::expand(self.key, |w| unsafe { I::One::sub_word(w) })?;
+        let enc = key_schedule::expand(self.key, InsnSubWord::<I>(PhantomData))?;
         let dec = key_schedule::equivalent_inverse(&enc);
         Ok((enc, dec))
+    }
+}
+
+/// SubWord by the AES instruction (AESKEYGENASSIST's S-box, or AESE with a zero key on ARM).
+struct InsnSubWord<I>(PhantomData<I>);
+
+impl<I: AesIsa> key_schedule::SubWord for InsnSubWord<I> {
+    #[inline(always)]
+    fn sub_word(&self, w: u32) -> u32 {
+        // SAFETY: only made inside `Expand`, a kernel entered under `I` (AES instructions
+        // present).
+        unsafe { I::One::sub_word(w) }
     }
 }
 
