@@ -34,3 +34,16 @@ pub(crate) fn wipe(bytes: &mut [u8]) {
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
     zeroize::Zeroize::zeroize(bytes);
 }
+
+/// [`wipe`] for 32-bit words (the key schedule's).
+#[inline(always)]
+pub(crate) fn wipe_words(words: &mut [u32]) {
+    words.fill(0);
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    // SAFETY: as in `wipe`.
+    unsafe {
+        core::arch::asm!("/* {0} */", in(reg) words.as_ptr(), options(nostack, preserves_flags, readonly));
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    zeroize::Zeroize::zeroize(words);
+}

@@ -11,16 +11,6 @@ use crate::{Block, Error};
 /// The largest number of rounds (AES-256).
 pub const MAX_ROUNDS: usize = 14;
 
-/// Round count for a key length in bytes.
-pub fn rounds_for_key_len(len: usize) -> Result<usize, Error> {
-    match len {
-        16 => Ok(10),
-        24 => Ok(12),
-        32 => Ok(14),
-        n => Err(Error::InvalidKeyLength(n)),
-    }
-}
-
 /// Encryption round keys `keys[0..=rounds]`, as bytes in FIPS-197 order. Wiped on drop.
 #[derive(Clone)]
 pub struct RoundKeys {
@@ -30,7 +20,8 @@ pub struct RoundKeys {
 
 impl Zeroize for RoundKeys {
     fn zeroize(&mut self) {
-        self.keys.zeroize();
+        // A fill and a barrier: `zeroize` on byte arrays is 240 volatile one-byte stores.
+        crate::ct::wipe(self.keys.as_flattened_mut());
     }
 }
 
@@ -70,8 +61,20 @@ impl<F: Fn(u32) -> u32> SubWord for F {
 /// Expands `key` (16, 24 or 32 bytes) with the backend's SubWord.
 #[inline(always)]
 pub fn expand<S: SubWord>(key: &[u8], s: S) -> Result<RoundKeys, Error> {
-    let rounds = rounds_for_key_len(key.len())?;
-    let nk = key.len() / 4;
+    // The key's word count as a constant: `i % nk` by a run-time `nk` is a division per word
+    // (tens of cycles each on current cores, most of the schedule's time).
+    match key.len() {
+        16 => Ok(expand_nk::<S, 4>(key, s)),
+        24 => Ok(expand_nk::<S, 6>(key, s)),
+        32 => Ok(expand_nk::<S, 8>(key, s)),
+        n => Err(Error::InvalidKeyLength(n)),
+    }
+}
+
+/// [`expand`] for a key of `NK` words.
+#[inline(always)]
+fn expand_nk<S: SubWord, const NK: usize>(key: &[u8], s: S) -> RoundKeys {
+    let (nk, rounds) = (NK, NK + 6);
     let total = 4 * (rounds + 1);
     let mut w = [0u32; 4 * (MAX_ROUNDS + 1)];
     for (i, chunk) in key.chunks_exact(4).enumerate() {
@@ -96,8 +99,8 @@ pub fn expand<S: SubWord>(key: &[u8], s: S) -> Result<RoundKeys, Error> {
             block[4 * c..4 * c + 4].copy_from_slice(&w[4 * r + c].to_le_bytes());
         }
     }
-    w.zeroize();
-    Ok(out)
+    crate::ct::wipe_words(&mut w);
+    out
 }
 
 /// xtime (multiply by x in GF(2^8)) on four bytes at once, without a branch on the data.
@@ -125,11 +128,33 @@ pub fn inv_mix_columns(block: &Block) -> Block {
 /// Round keys for the equivalent inverse cipher (FIPS-197 §5.3.5), in the order decryption
 /// uses them: `dec[0] = enc[rounds]`, `dec[i] = InvMixColumns(enc[rounds - i])`, `dec[rounds] = enc[0]`.
 pub fn equivalent_inverse(enc: &RoundKeys) -> RoundKeys {
+    equivalent_inverse_with(enc, PortableInvMixColumns)
+}
+
+/// InvMixColumns on one block, in the backend's own way (AESIMC for the AES-instruction
+/// backends); a trait for the reason given at [`SubWord`].
+pub trait InvMixColumns {
+    fn inv_mix_columns(&self, b: &Block) -> Block;
+}
+
+/// [`inv_mix_columns`] in plain Rust.
+struct PortableInvMixColumns;
+
+impl InvMixColumns for PortableInvMixColumns {
+    #[inline(always)]
+    fn inv_mix_columns(&self, b: &Block) -> Block {
+        inv_mix_columns(b)
+    }
+}
+
+/// [`equivalent_inverse`] with the backend's InvMixColumns.
+#[inline(always)]
+pub fn equivalent_inverse_with<M: InvMixColumns>(enc: &RoundKeys, m: M) -> RoundKeys {
     let n = enc.rounds;
     let mut dec = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: n };
     dec.keys[0] = enc.keys[n];
     for i in 1..n {
-        dec.keys[i] = inv_mix_columns(&enc.keys[n - i]);
+        dec.keys[i] = m.inv_mix_columns(&enc.keys[n - i]);
     }
     dec.keys[n] = enc.keys[0];
     dec

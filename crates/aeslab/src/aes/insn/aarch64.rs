@@ -13,6 +13,7 @@ use core::arch::aarch64::*;
 use cipher::consts::U8;
 
 use super::{AesInsn, AesIsa, AesRound};
+use crate::Block;
 use crate::simd::aarch64::NeonAes;
 
 /// ARMv8 Crypto Extensions, 8 blocks interleaved in q registers.
@@ -59,5 +60,13 @@ impl AesRound for uint8x16_t {
     unsafe fn sub_word(w: u32) -> u32 {
         let v = vreinterpretq_u8_u32(vdupq_n_u32(w));
         vgetq_lane_u32::<0>(vreinterpretq_u32_u8(vaeseq_u8(v, vdupq_n_u8(0))))
+    }
+    #[inline]
+    #[target_feature(enable = "aes")]
+    unsafe fn inv_mix_columns(b: &Block) -> Block {
+        let mut out = [0u8; 16];
+        // SAFETY: 16 bytes each side.
+        unsafe { vst1q_u8(out.as_mut_ptr(), vaesimcq_u8(vld1q_u8(b.as_ptr()))) };
+        out
     }
 }

@@ -48,6 +48,8 @@ pub trait AesRound: Reg {
     unsafe fn dec_last(self, k: Self) -> Self;
     /// The key schedule's SubWord on the low word of the register.
     unsafe fn sub_word(w: u32) -> u32;
+    /// InvMixColumns of one block (AESIMC), for the decryption keys.
+    unsafe fn inv_mix_columns(b: &Block) -> Block;
 }
 
 /// An ISA token with AES round instructions, as a backend: its name, its batch and the
@@ -303,21 +305,30 @@ impl<I: AesIsa> Kernel for Expand<'_, I> {
     type Output = Result<(RoundKeys, RoundKeys), Error>;
     #[inline(always)]
     fn run(self) -> Self::Output {
-        let enc = key_schedule::expand(self.key, InsnSubWord::<I>(PhantomData))?;
-        let dec = key_schedule::equivalent_inverse(&enc);
+        let enc = key_schedule::expand(self.key, InsnKeyOps::<I>(PhantomData))?;
+        let dec = key_schedule::equivalent_inverse_with(&enc, InsnKeyOps::<I>(PhantomData));
         Ok((enc, dec))
     }
 }
 
-/// SubWord by the AES instruction (AESKEYGENASSIST's S-box, or AESE with a zero key on ARM).
-struct InsnSubWord<I>(PhantomData<I>);
+/// The key schedule's SubWord and InvMixColumns by the AES instructions (AESENCLAST or AESE
+/// with a zero key; AESIMC).
+struct InsnKeyOps<I>(PhantomData<I>);
 
-impl<I: AesIsa> key_schedule::SubWord for InsnSubWord<I> {
+impl<I: AesIsa> key_schedule::SubWord for InsnKeyOps<I> {
     #[inline(always)]
     fn sub_word(&self, w: u32) -> u32 {
         // SAFETY: only made inside `Expand`, a kernel entered under `I` (AES instructions
         // present).
         unsafe { I::One::sub_word(w) }
+    }
+}
+
+impl<I: AesIsa> key_schedule::InvMixColumns for InsnKeyOps<I> {
+    #[inline(always)]
+    fn inv_mix_columns(&self, b: &Block) -> Block {
+        // SAFETY: as for `sub_word`.
+        unsafe { I::One::inv_mix_columns(b) }
     }
 }
 

@@ -7,6 +7,7 @@ use core::arch::x86_64::*;
 use cipher::consts::{U8, U16, U32};
 
 use super::{AesInsn, AesIsa, AesRound};
+use crate::Block;
 use crate::simd::x86::{AesNi, VaesYmm, VaesZmm};
 
 /// AES-NI, 8 blocks interleaved in xmm registers.
@@ -61,6 +62,12 @@ impl AesRound for __m128i {
     unsafe fn sub_word(w: u32) -> u32 {
         unsafe { _mm_cvtsi128_si32(_mm_aesenclast_si128(_mm_set1_epi32(w as i32), _mm_setzero_si128())) as u32 }
     }
+    #[inline(always)]
+    unsafe fn inv_mix_columns(b: &Block) -> Block {
+        let mut out = [0u8; 16];
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_aesimc_si128(_mm_loadu_si128(b.as_ptr().cast()))) };
+        out
+    }
 }
 
 impl AesRound for __m256i {
@@ -84,6 +91,10 @@ impl AesRound for __m256i {
     unsafe fn sub_word(w: u32) -> u32 {
         unsafe { <__m128i as AesRound>::sub_word(w) }
     }
+    #[inline(always)]
+    unsafe fn inv_mix_columns(b: &Block) -> Block {
+        unsafe { <__m128i as AesRound>::inv_mix_columns(b) }
+    }
 }
 
 impl AesRound for __m512i {
@@ -106,5 +117,9 @@ impl AesRound for __m512i {
     #[inline(always)]
     unsafe fn sub_word(w: u32) -> u32 {
         unsafe { <__m128i as AesRound>::sub_word(w) }
+    }
+    #[inline(always)]
+    unsafe fn inv_mix_columns(b: &Block) -> Block {
+        unsafe { <__m128i as AesRound>::inv_mix_columns(b) }
     }
 }
