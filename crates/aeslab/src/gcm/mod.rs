@@ -251,18 +251,31 @@ impl Gcm {
         self.crypt(nonce, ad, buf, false)
     }
 
-    /// Decrypts `buf` in place if `tag` (`tag_len` bytes) authenticates it; otherwise wipes it.
+    /// Decrypts `buf` in place if `tag` (`tag_len` bytes) authenticates it; otherwise wipes it
+    /// (the `aead` traits instead leave the ciphertext, as RustCrypto's `aes-gcm` does).
     pub fn decrypt_in_place_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8]) -> Result<(), Error> {
+        self.decrypt_or(nonce, ad, buf, tag, OnForgery::Wipe)
+    }
+
+    /// Decrypts and checks in one pass (the stitched loop hashes the ciphertext as it
+    /// decrypts); a forgery's buffer is then wiped or re-encrypted to the ciphertext it held.
+    /// Either way no unauthenticated plaintext is left in it.
+    fn decrypt_or(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8], on_forgery: OnForgery) -> Result<(), Error> {
         if tag.len() != self.tag_len {
             return Err(Error::InvalidTagLength(tag.len()));
         }
         let expect = self.crypt(nonce, ad, buf, true)?;
         if constant_time_eq(&expect[..self.tag_len], tag) {
-            Ok(())
-        } else {
-            crate::ct::wipe(buf);
-            Err(Error::AuthenticationFailed)
+            return Ok(());
         }
+        match on_forgery {
+            OnForgery::Wipe => crate::ct::wipe(buf),
+            // CTR is its own inverse: the same keystream again gives the ciphertext back.
+            OnForgery::RestoreCiphertext => {
+                self.crypt(nonce, ad, buf, false)?;
+            }
+        }
+        Err(Error::AuthenticationFailed)
     }
 
     /// Ciphertext ‖ tag.
@@ -298,6 +311,12 @@ pub type Aes192Gcm = AesGcm<cipher::consts::U24>;
 pub type Aes256Gcm = AesGcm<cipher::consts::U32>;
 
 impl<K: AesKeySize> AesGcm<K> {
+    /// The `aead` types on a chosen backend, FACE level and GHASH (16-byte tags); an error when
+    /// this CPU lacks them.
+    pub fn with_options(key: &cipher::Key<Self>, backend: BackendKind, face: FaceLevel, ghash: GhashImpl) -> Result<Self, Error> {
+        Ok(AesGcm { inner: Gcm::with_options(key, backend, face, ghash, 16)?, _key: PhantomData })
+    }
+
     pub fn as_gcm(&self) -> &Gcm {
         &self.inner
     }
@@ -316,12 +335,20 @@ impl<K: AesKeySize> KeyInit for AesGcm<K> {
 
 crate::aead_glue::aead_in_out!([K: AesKeySize] AesGcm<K>, U12);
 
+/// What a failed open leaves in the buffer.
+#[derive(Clone, Copy)]
+enum OnForgery {
+    Wipe,
+    RestoreCiphertext,
+}
+
 impl<K: AesKeySize> DetachedAead for AesGcm<K> {
     fn seal_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Block, aead::Error> {
         self.inner.encrypt_in_place_detached(nonce, ad, buf).map_err(|_| aead::Error)
     }
 
+    /// RustCrypto's behaviour: a forgery leaves the ciphertext in the buffer.
     fn open_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &Block) -> Result<(), aead::Error> {
-        self.inner.decrypt_in_place_detached(nonce, ad, buf, tag).map_err(|_| aead::Error)
+        self.inner.decrypt_or(nonce, ad, buf, tag, OnForgery::RestoreCiphertext).map_err(|_| aead::Error)
     }
 }
