@@ -123,6 +123,7 @@ impl<K: AesKeySize> KeySizeUser for Aes<K> {
 }
 
 impl<K: AesKeySize> KeyInit for Aes<K> {
+    #[inline]
     fn new(key: &Key<Self>) -> Self {
         // The default backend is available by construction and the key length is fixed by
         // the type, so scheduling cannot fail.

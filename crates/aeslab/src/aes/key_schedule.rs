@@ -34,6 +34,9 @@ impl Drop for RoundKeys {
 impl ZeroizeOnDrop for RoundKeys {}
 
 impl RoundKeys {
+    /// No keys yet (all zero), to be filled in place.
+    pub const EMPTY: RoundKeys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 0 };
+
     /// The round keys that are used (`rounds + 1` of them).
     pub fn used(&self) -> &[Block] {
         &self.keys[..=self.rounds]
@@ -55,6 +58,15 @@ impl<F: Fn(u32) -> u32> SubWord for F {
     #[inline(always)]
     fn sub_word(&self, w: u32) -> u32 {
         self(w)
+    }
+}
+
+/// An error unless `len` is an AES key length (16, 24 or 32 bytes).
+#[inline(always)]
+pub fn check_key_len(len: usize) -> Result<(), Error> {
+    match len {
+        16 | 24 | 32 => Ok(()),
+        n => Err(Error::InvalidKeyLength(n)),
     }
 }
 
@@ -150,14 +162,21 @@ impl InvMixColumns for PortableInvMixColumns {
 /// [`equivalent_inverse`] with the backend's InvMixColumns.
 #[inline(always)]
 pub fn equivalent_inverse_with<M: InvMixColumns>(enc: &RoundKeys, m: M) -> RoundKeys {
+    let mut dec = RoundKeys::EMPTY;
+    equivalent_inverse_into(enc, m, &mut dec);
+    dec
+}
+
+/// [`equivalent_inverse_with`], written into `dec`.
+#[inline(always)]
+pub fn equivalent_inverse_into<M: InvMixColumns>(enc: &RoundKeys, m: M, dec: &mut RoundKeys) {
     let n = enc.rounds;
-    let mut dec = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: n };
+    dec.rounds = n;
     dec.keys[0] = enc.keys[n];
     for i in 1..n {
         dec.keys[i] = m.inv_mix_columns(&enc.keys[n - i]);
     }
     dec.keys[n] = enc.keys[0];
-    dec
 }
 
 #[cfg(test)]

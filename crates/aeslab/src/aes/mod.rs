@@ -165,6 +165,7 @@ macro_rules! define_backends {
 
         impl AnyAes {
             /// Schedules `key` for `kind`.
+            #[inline]
             pub fn new(kind: BackendKind, key: &[u8]) -> Result<Self, Error> {
                 Ok(match kind {
                     $( $(#[$cfg])* BackendKind::$variant => AnyAes::$variant(<$ty as Backend>::new(key)?), )*

@@ -72,7 +72,10 @@ fn byte(w: u32, row: usize) -> usize {
 #[derive(Clone)]
 pub struct TableVartime {
     enc: RoundKeys,
-    dec: RoundKeys,
+    /// Boxed: every `AnyAes` is as large as its largest backend, and the modes copy key
+    /// objects whole, so the decryption keys that only this reference backend keeps apart
+    /// live on the heap.
+    dec: Box<RoundKeys>,
 }
 
 impl TableVartime {
@@ -181,7 +184,7 @@ impl Backend for TableVartime {
 
     fn new(key: &[u8]) -> Result<Self, Error> {
         let enc = key_schedule::expand(key, sub_word_table)?;
-        let dec = key_schedule::equivalent_inverse(&enc);
+        let dec = Box::new(key_schedule::equivalent_inverse(&enc));
         Ok(TableVartime { enc, dec })
     }
 

@@ -129,12 +129,14 @@ impl core::fmt::Debug for Gcm {
 
 impl Gcm {
     /// The fastest constant-time backend, FACE rd2+, the fastest GHASH, 16-byte tags.
+    #[inline]
     pub fn new(key: &[u8]) -> Result<Gcm, Error> {
         Gcm::with_options(key, default_backend(), FaceLevel::FASTEST, GhashImpl::fastest(), 16)
     }
 
     /// With every choice explicit; an error for a bad key length, a tag length outside 12..=16,
     /// or a backend or GHASH this CPU lacks.
+    #[inline]
     pub fn with_options(key: &[u8], backend: BackendKind, face: FaceLevel, ghash: GhashImpl, tag_len: usize) -> Result<Gcm, Error> {
         if !(12..=16).contains(&tag_len) {
             return Err(Error::InvalidTagLength(tag_len));
@@ -327,6 +329,7 @@ impl<K: AesKeySize> KeySizeUser for AesGcm<K> {
 }
 
 impl<K: AesKeySize> KeyInit for AesGcm<K> {
+    #[inline]
     fn new(key: &cipher::Key<Self>) -> Self {
         // The key length is fixed by the type and the defaults are available by construction.
         AesGcm { inner: Gcm::new(key).expect("valid key length, available defaults"), _key: PhantomData }

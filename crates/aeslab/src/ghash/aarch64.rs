@@ -7,8 +7,8 @@
 
 use core::arch::aarch64::*;
 
-use super::GhashImpl;
-use super::clmul::{ClmulIsa, ClmulReg, update_blocks};
+use super::{GhashImpl, POWERS};
+use super::clmul::{ClmulIsa, ClmulReg, fill_powers, update_blocks};
 use crate::Block;
 use crate::simd::aarch64::{NeonAesPmull, NeonPmull};
 use crate::simd::{Isa, Kernel};
@@ -86,6 +86,20 @@ impl Kernel for Update<'_> {
     }
 }
 
+/// The powers of H the groups use, by PMULL.
+struct Powers<'a> {
+    h1: &'a Block,
+}
+
+impl Kernel for Powers<'_> {
+    type Output = [Block; POWERS];
+    #[inline(always)]
+    fn run(self) -> [Block; POWERS] {
+        // SAFETY: entered under `NeonPmull`, whose token the GHASH key holds.
+        unsafe { fill_powers::<uint8x16_t>(self.h1) }
+    }
+}
+
 /// The token of PMULL, made once with the key.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Carryless {
@@ -105,5 +119,12 @@ impl Carryless {
     pub(crate) fn update(self, powers: &[Block], acc: &mut Block, blocks: &[Block]) {
         let Carryless::Pmull(t) = self;
         t.enter(Update { powers, acc, blocks });
+    }
+
+    /// The powers H^8 … H^1 in the last 8 slots, from H·x^-1 (`h1`), in stored
+    /// form.
+    pub(crate) fn powers(self, h1: &Block) -> [Block; POWERS] {
+        let Carryless::Pmull(t) = self;
+        t.enter(Powers { h1 })
     }
 }

@@ -19,6 +19,7 @@
 
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
+use super::POWERS;
 use crate::Block;
 use crate::simd::{BlockIsa, Reg};
 
@@ -73,10 +74,16 @@ unsafe fn mul_add<V: ClmulReg>(s: &mut Sum<V>, x: V, h: V) {
 /// in `mid`, the fold of `mid` in `hi`, which is then the reduced product.
 #[inline(always)]
 unsafe fn reduce<V: ClmulReg>(s: Sum<V>) -> V::Lane {
+    unsafe { reduce_lanes(s).fold_lanes() }
+}
+
+/// [`reduce`] without the lanes' XOR: each lane's own reduced product.
+#[inline(always)]
+unsafe fn reduce_lanes<V: ClmulReg>(s: Sum<V>) -> V {
     unsafe {
         let poly = V::poly();
         let mid = s.mid.xor(s.lo.swap_qwords()).xor(s.lo.clmul_lh(poly));
-        s.hi.xor(mid.swap_qwords()).xor(mid.clmul_lh(poly)).fold_lanes()
+        s.hi.xor(mid.swap_qwords()).xor(mid.clmul_lh(poly))
     }
 }
 
@@ -125,6 +132,56 @@ pub(crate) unsafe fn update_blocks<V: ClmulReg>(powers: &[Block], acc: &mut Bloc
             a = reduce(s);
         }
         a.store(acc);
+    }
+}
+
+/// The products of two registers of stored powers, lane by lane, which are again stored powers:
+/// on the stored form H^k·x^-1 a carry-less product and reduction gives `a·b·x` (the alignment
+/// the module notes describe), so (H^j·x^-1)(H^k·x^-1)·x = H^(j+k)·x^-1.
+#[inline(always)]
+unsafe fn mul_stored<V: ClmulReg>(a: V, b: V) -> V {
+    unsafe {
+        let mut s = Sum { lo: V::zero(), mid: V::zero(), hi: V::zero() };
+        mul_add(&mut s, a, b);
+        reduce_lanes(s)
+    }
+}
+
+/// H^n … H^1 in stored form in the last `n = GROUP × LANES` slots (the powers this width's
+/// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored form. In stages: the
+/// powers in (p, 2p] are H^(k−p)·H^p for p = 1, 2, 4, …, so a stage's products are independent
+/// (log2(n) multiplies of latency rather than n − 1), and once a stage has at least `LANES`
+/// of them they go a whole register at a time (the multiplier, not the latency, bounds it).
+#[inline(always)]
+pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: &Block) -> [Block; POWERS] {
+    unsafe {
+        let mut powers = [[0u8; 16]; POWERS];
+        let n = GROUP * V::LANES;
+        // H^k sits at `POWERS − k`: ascending memory holds descending powers.
+        let top = POWERS;
+        powers[top - 1] = *h1;
+        let out = powers.as_mut_ptr();
+        let mut p = 1;
+        while p < n {
+            if p >= V::LANES {
+                // Powers k0+1 … k0+LANES from H^(k0−p+1) … H^(k0−p+LANES), all ≤ p.
+                let hp = V::broadcast(&*out.add(top - p));
+                let mut k0 = p;
+                while k0 < 2 * p {
+                    let x = V::load(out.add(top - (k0 - p + V::LANES)));
+                    mul_stored(x, hp).store(out.add(top - (k0 + V::LANES)));
+                    k0 += V::LANES;
+                }
+            } else {
+                let hp = V::Lane::load(out.add(top - p));
+                for k in p + 1..=2 * p {
+                    let x = V::Lane::load(out.add(top - (k - p)));
+                    mul_stored(x, hp).store(out.add(top - k));
+                }
+            }
+            p *= 2;
+        }
+        powers
     }
 }
 

@@ -96,6 +96,9 @@ impl Carryless {
     fn update(self, _powers: &[Block], _acc: &mut Block, _blocks: &[Block]) {
         match self {}
     }
+    fn powers(self, _h1: &Block) -> [Block; POWERS] {
+        match self {}
+    }
 }
 
 /// `p·x^-1` in GCM's field, on the spec's integers (bit 127 is the coefficient of x^0): a
@@ -129,21 +132,22 @@ impl Drop for GhashKey {
 
 impl GhashKey {
     /// The key for `h` on `imp`; `None` when this CPU lacks `imp`.
+    #[inline]
     pub(crate) fn new(h: Block, imp: GhashImpl) -> Option<GhashKey> {
         let h = u128::from_be_bytes(h);
-        let mut powers = [[0u8; 16]; POWERS];
         let clmul = match imp {
             GhashImpl::Portable => None,
             _ => Some(carryless(imp)?),
         };
-        if clmul.is_some() {
-            // H^k at index POWERS − k.
-            let mut p = h;
-            for slot in powers.iter_mut().rev() {
-                *slot = times_inverse_x(p).to_le_bytes();
-                p = portable::mul(p, h);
-            }
-        }
+        // H^k at index POWERS − k, as many as the width's groups use (the rest stay zero and
+        // are never read), by the carry-less multiply itself; returned by value so that they
+        // are written in place.
+        let mut h1 = times_inverse_x(h).to_le_bytes();
+        let powers = match clmul {
+            Some(clmul) => clmul.powers(&h1),
+            None => [[0u8; 16]; POWERS],
+        };
+        crate::ct::wipe(&mut h1);
         Some(GhashKey { h, powers, imp, clmul })
     }
 
@@ -151,7 +155,8 @@ impl GhashKey {
         self.imp
     }
 
-    /// H^32 … H^1 (times x^-1), as the carry-less code loads them.
+    /// H^32 … H^1 (times x^-1), as the carry-less code loads them; only the last 8 × LANES of
+    /// the width in use are filled.
     pub(crate) fn powers(&self) -> &[Block; POWERS] {
         &self.powers
     }

@@ -5,8 +5,8 @@
 
 use core::arch::x86_64::*;
 
-use super::GhashImpl;
-use super::clmul::{ClmulIsa, ClmulReg, update_blocks};
+use super::{GhashImpl, POWERS};
+use super::clmul::{ClmulIsa, ClmulReg, fill_powers, update_blocks};
 use crate::Block;
 use crate::simd::x86::{AesNiPclmul, Pclmul, VaesVpclmulYmm, VaesVpclmulZmm, VpclmulYmm, VpclmulZmm};
 use crate::simd::{BlockIsa, Isa, Kernel};
@@ -97,6 +97,21 @@ impl<I: ClmulIsa> Kernel for Update<'_, I> {
     }
 }
 
+/// The powers of H that `I`'s groups use, by its carry-less multiply.
+struct Powers<'a, I> {
+    h1: &'a Block,
+    isa: core::marker::PhantomData<I>,
+}
+
+impl<I: ClmulIsa> Kernel for Powers<'_, I> {
+    type Output = [Block; POWERS];
+    #[inline(always)]
+    fn run(self) -> [Block; POWERS] {
+        // SAFETY: entered under `I`, whose token the GHASH key holds.
+        unsafe { fill_powers::<<I as BlockIsa>::Reg>(self.h1) }
+    }
+}
+
 /// The token of a carry-less GHASH this CPU has: made once with the key.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Carryless {
@@ -123,6 +138,17 @@ impl Carryless {
             Carryless::Xmm(t) => t.enter(Update::<Pclmul> { powers, acc, blocks, isa: PhantomData }),
             Carryless::Ymm(t) => t.enter(Update::<VpclmulYmm> { powers, acc, blocks, isa: PhantomData }),
             Carryless::Zmm(t) => t.enter(Update::<VpclmulZmm> { powers, acc, blocks, isa: PhantomData }),
+        }
+    }
+
+    /// The powers H^n … H^1 this width uses (n = 8 × LANES) into the last n slots of `powers`,
+    /// from H·x^-1 (`h1`), all in stored form.
+    pub(crate) fn powers(self, h1: &Block) -> [Block; POWERS] {
+        use core::marker::PhantomData;
+        match self {
+            Carryless::Xmm(t) => t.enter(Powers::<Pclmul> { h1, isa: PhantomData }),
+            Carryless::Ymm(t) => t.enter(Powers::<VpclmulYmm> { h1, isa: PhantomData }),
+            Carryless::Zmm(t) => t.enter(Powers::<VpclmulZmm> { h1, isa: PhantomData }),
         }
     }
 }

@@ -50,6 +50,13 @@ pub trait AesRound: Reg {
     unsafe fn sub_word(w: u32) -> u32;
     /// InvMixColumns of one block (AESIMC), for the decryption keys.
     unsafe fn inv_mix_columns(b: &Block) -> Block;
+    /// The whole encryption key schedule kept in one register, where the ISA has an
+    /// instruction for a schedule step (x86's AESKEYGENASSIST): about 60 cycles for AES-128
+    /// against about 300 for the word-wise schedule through general registers. `None` leaves
+    /// the key length (or ISA) to [`key_schedule::expand`] with [`AesRound::sub_word`].
+    unsafe fn expand_key(_key: &[u8]) -> Option<RoundKeys> {
+        None
+    }
 }
 
 /// An ISA token with AES round instructions, as a backend: its name, its batch and the
@@ -294,20 +301,49 @@ impl<I: AesIsa> Kernel for FirstRounds<'_, I> {
     }
 }
 
-/// The key schedule with the AES instruction's SubWord, and the equivalent-inverse keys for
-/// decryption.
+/// The key schedule with the AES instructions: AESKEYGENASSIST where the ISA has it, else the
+/// word-wise schedule with its SubWord. The key length is checked before, so the kernel returns
+/// the schedule itself, which the compiler then writes straight into the key object: wrapped
+/// in a `Result`, or written through a reference, the schedule was copied again at each layer
+/// on its way up to `Aes::new` (more time than computing it).
 struct Expand<'a, I> {
     key: &'a [u8],
     isa: PhantomData<I>,
 }
 
 impl<I: AesIsa> Kernel for Expand<'_, I> {
-    type Output = Result<(RoundKeys, RoundKeys), Error>;
+    type Output = RoundKeys;
     #[inline(always)]
-    fn run(self) -> Self::Output {
-        let enc = key_schedule::expand(self.key, InsnKeyOps::<I>(PhantomData))?;
-        let dec = key_schedule::equivalent_inverse_with(&enc, InsnKeyOps::<I>(PhantomData));
-        Ok((enc, dec))
+    fn run(self) -> RoundKeys {
+        // SAFETY: entered under `I` (AES instructions present).
+        match unsafe { I::One::expand_key(self.key) } {
+            Some(enc) => enc,
+            None => match key_schedule::expand(self.key, InsnKeyOps::<I>(PhantomData)) {
+                Ok(enc) => enc,
+                // `AesInsn::new` checked the length.
+                Err(_) => RoundKeys::EMPTY,
+            },
+        }
+    }
+}
+
+/// Decryption: the equivalent-inverse keys are derived in the call (an AESIMC per inner round,
+/// independent of the data and of each other, so they overlap with the loads) rather than
+/// kept. A key object is then one schedule, 248 bytes, which halves its set-up and every copy
+/// of it the modes make; decrypting pays about ten AESIMC per call.
+struct Decrypt<'a, I> {
+    enc: &'a RoundKeys,
+    blocks: &'a mut [Block],
+    isa: PhantomData<I>,
+}
+
+impl<I: AesIsa> Kernel for Decrypt<'_, I> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let mut dec = RoundKeys::EMPTY;
+        key_schedule::equivalent_inverse_into(self.enc, InsnKeyOps::<I>(PhantomData), &mut dec);
+        Crypt::<I, true> { keys: &dec, blocks: self.blocks, isa: PhantomData }.run();
     }
 }
 
@@ -318,8 +354,8 @@ struct InsnKeyOps<I>(PhantomData<I>);
 impl<I: AesIsa> key_schedule::SubWord for InsnKeyOps<I> {
     #[inline(always)]
     fn sub_word(&self, w: u32) -> u32 {
-        // SAFETY: only made inside `Expand`, a kernel entered under `I` (AES instructions
-        // present).
+        // SAFETY: only made inside `Expand` and `Decrypt`, kernels entered under `I` (AES
+        // instructions present).
         unsafe { I::One::sub_word(w) }
     }
 }
@@ -336,7 +372,6 @@ impl<I: AesIsa> key_schedule::InvMixColumns for InsnKeyOps<I> {
 #[derive(Clone)]
 pub struct AesInsn<I: AesIsa> {
     enc: RoundKeys,
-    dec: RoundKeys,
     isa: I,
 }
 
@@ -362,10 +397,11 @@ impl<I: AesIsa> Backend for AesInsn<I> {
         I::detect().is_some()
     }
 
+    #[inline]
     fn new(key: &[u8]) -> Result<Self, Error> {
         let isa = I::detect().ok_or(Error::BackendUnavailable { backend: I::NAME, requires: I::FEATURES })?;
-        let (enc, dec) = isa.enter(Expand::<I> { key, isa: PhantomData })?;
-        Ok(AesInsn { enc, dec, isa })
+        key_schedule::check_key_len(key.len())?;
+        Ok(AesInsn { enc: isa.enter(Expand::<I> { key, isa: PhantomData }), isa })
     }
 
     fn rounds(&self) -> usize {
@@ -377,7 +413,7 @@ impl<I: AesIsa> Backend for AesInsn<I> {
     }
 
     fn decrypt_blocks(&self, blocks: &mut [Block]) {
-        self.isa.enter(Crypt::<I, true> { keys: &self.dec, blocks, isa: PhantomData });
+        self.isa.enter(Decrypt::<I> { enc: &self.enc, blocks, isa: PhantomData });
     }
 }
 

@@ -8,6 +8,7 @@ use cipher::consts::{U8, U16, U32};
 
 use super::{AesInsn, AesIsa, AesRound};
 use crate::Block;
+use crate::aes::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::simd::x86::{AesNi, VaesYmm, VaesZmm};
 
 /// AES-NI, 8 blocks interleaved in xmm registers.
@@ -68,6 +69,133 @@ impl AesRound for __m128i {
         unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), _mm_aesimc_si128(_mm_loadu_si128(b.as_ptr().cast()))) };
         out
     }
+    #[inline(always)]
+    unsafe fn expand_key(key: &[u8]) -> Option<RoundKeys> {
+        unsafe {
+            match key.len() {
+                16 => Some(expand_128(key)),
+                32 => Some(expand_256(key)),
+                // AES-192's 6-word steps straddle registers; the word-wise schedule does it.
+                _ => None,
+            }
+        }
+    }
+}
+
+/// `w ⊕ (w << 32) ⊕ (w << 64) ⊕ (w << 96)`: each word XORed with every word below it, the
+/// running XOR of FIPS-197's `w[i] = w[i−Nk] ⊕ …` across one register of four words.
+#[inline(always)]
+unsafe fn prefix_xor(w: __m128i) -> __m128i {
+    unsafe {
+        let w = _mm_xor_si128(w, _mm_slli_si128::<4>(w));
+        _mm_xor_si128(w, _mm_slli_si128::<8>(w))
+    }
+}
+
+/// One AES-128 step: the next round key from `k`. AESKEYGENASSIST puts
+/// `RotWord(SubWord(w3)) ⊕ Rcon` in word 3 (its S-box is the AES unit's: constant time), and
+/// the shuffle copies it to every word.
+#[inline(always)]
+unsafe fn step_128<const RCON: i32>(k: __m128i) -> __m128i {
+    unsafe {
+        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(k));
+        _mm_xor_si128(prefix_xor(k), t)
+    }
+}
+
+/// One AES-256 step for the even round keys: `RotWord(SubWord(last word of odd)) ⊕ Rcon`.
+#[inline(always)]
+unsafe fn step_256_even<const RCON: i32>(even: __m128i, odd: __m128i) -> __m128i {
+    unsafe {
+        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(odd));
+        _mm_xor_si128(prefix_xor(even), t)
+    }
+}
+
+/// One AES-256 step for the odd round keys: `SubWord(last word of even)`, no rotation or
+/// Rcon (word 2 of AESKEYGENASSIST's result).
+#[inline(always)]
+unsafe fn step_256_odd(odd: __m128i, even: __m128i) -> __m128i {
+    unsafe {
+        let t = _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(even));
+        _mm_xor_si128(prefix_xor(odd), t)
+    }
+}
+
+#[inline(always)]
+unsafe fn store(out: &mut RoundKeys, round: usize, k: __m128i) {
+    unsafe { _mm_storeu_si128(out.keys[round].as_mut_ptr().cast(), k) }
+}
+
+/// The AES-128 schedule in one register: ten dependent steps of about 6 cycles.
+#[inline(always)]
+unsafe fn expand_128(key: &[u8]) -> RoundKeys {
+    unsafe {
+        let mut out = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 10 };
+        let mut k = _mm_loadu_si128(key.as_ptr().cast());
+        store(&mut out, 0, k);
+        // Rcon as immediates (the instruction takes no register operand for it).
+        k = step_128::<0x01>(k);
+        store(&mut out, 1, k);
+        k = step_128::<0x02>(k);
+        store(&mut out, 2, k);
+        k = step_128::<0x04>(k);
+        store(&mut out, 3, k);
+        k = step_128::<0x08>(k);
+        store(&mut out, 4, k);
+        k = step_128::<0x10>(k);
+        store(&mut out, 5, k);
+        k = step_128::<0x20>(k);
+        store(&mut out, 6, k);
+        k = step_128::<0x40>(k);
+        store(&mut out, 7, k);
+        k = step_128::<0x80>(k);
+        store(&mut out, 8, k);
+        k = step_128::<0x1b>(k);
+        store(&mut out, 9, k);
+        k = step_128::<0x36>(k);
+        store(&mut out, 10, k);
+        out
+    }
+}
+
+/// The AES-256 schedule in two registers (the even and odd round keys).
+#[inline(always)]
+unsafe fn expand_256(key: &[u8]) -> RoundKeys {
+    unsafe {
+        let mut out = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 14 };
+        let mut even = _mm_loadu_si128(key.as_ptr().cast());
+        let mut odd = _mm_loadu_si128(key.as_ptr().add(16).cast());
+        store(&mut out, 0, even);
+        store(&mut out, 1, odd);
+        even = step_256_even::<0x01>(even, odd);
+        store(&mut out, 2, even);
+        odd = step_256_odd(odd, even);
+        store(&mut out, 3, odd);
+        even = step_256_even::<0x02>(even, odd);
+        store(&mut out, 4, even);
+        odd = step_256_odd(odd, even);
+        store(&mut out, 5, odd);
+        even = step_256_even::<0x04>(even, odd);
+        store(&mut out, 6, even);
+        odd = step_256_odd(odd, even);
+        store(&mut out, 7, odd);
+        even = step_256_even::<0x08>(even, odd);
+        store(&mut out, 8, even);
+        odd = step_256_odd(odd, even);
+        store(&mut out, 9, odd);
+        even = step_256_even::<0x10>(even, odd);
+        store(&mut out, 10, even);
+        odd = step_256_odd(odd, even);
+        store(&mut out, 11, odd);
+        even = step_256_even::<0x20>(even, odd);
+        store(&mut out, 12, even);
+        odd = step_256_odd(odd, even);
+        store(&mut out, 13, odd);
+        even = step_256_even::<0x40>(even, odd);
+        store(&mut out, 14, even);
+        out
+    }
 }
 
 impl AesRound for __m256i {
@@ -95,6 +223,10 @@ impl AesRound for __m256i {
     unsafe fn inv_mix_columns(b: &Block) -> Block {
         unsafe { <__m128i as AesRound>::inv_mix_columns(b) }
     }
+    #[inline(always)]
+    unsafe fn expand_key(key: &[u8]) -> Option<RoundKeys> {
+        unsafe { <__m128i as AesRound>::expand_key(key) }
+    }
 }
 
 impl AesRound for __m512i {
@@ -121,5 +253,9 @@ impl AesRound for __m512i {
     #[inline(always)]
     unsafe fn inv_mix_columns(b: &Block) -> Block {
         unsafe { <__m128i as AesRound>::inv_mix_columns(b) }
+    }
+    #[inline(always)]
+    unsafe fn expand_key(key: &[u8]) -> Option<RoundKeys> {
+        unsafe { <__m128i as AesRound>::expand_key(key) }
     }
 }
