@@ -46,3 +46,7 @@ pub struct Output {
     #[arg(long)]
     pub quick: bool,
 }
+
+/// The message sizes the benches default to: a TLS/QUIC record's range from 16 B up, a
+/// 1420-byte packet, a 4 KiB sector, 16 KiB records and 64 KiB.
+pub const MESSAGE_SIZES: &str = "16,64,256,1420,4096,16384,65536";

@@ -16,7 +16,7 @@ use crate::records::{Throughput, figure, noise_footnote, print_bench};
 #[derive(Args, Clone)]
 pub struct BenchGcmArgs {
     /// Message sizes in bytes.
-    #[arg(long, value_delimiter = ',', default_value = "1024,4096,16384,65536")]
+    #[arg(long, value_delimiter = ',', default_value = crate::args::MESSAGE_SIZES)]
     pub sizes: Vec<usize>,
     /// Key sizes in bits.
     #[arg(long, value_delimiter = ',', default_value = "128,256")]

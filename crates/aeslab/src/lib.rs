@@ -45,6 +45,7 @@ pub mod gcm;
 pub mod ghash;
 mod simd;
 
+pub use aes::{Aes128, Aes192, Aes256};
 pub use error::Error;
 
 /// One 16-byte AES block.

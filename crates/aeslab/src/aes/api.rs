@@ -113,6 +113,7 @@ impl<K: AesKeySize> Aes<K> {
     }
 
     /// The runtime-dispatched core, by value.
+    #[inline]
     pub fn into_any(self) -> AnyAes {
         self.inner
     }

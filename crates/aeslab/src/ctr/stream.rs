@@ -98,12 +98,14 @@ impl fmt::Debug for DynCtr {
 
 impl DynCtr {
     /// `key`: 16, 24 or 32 bytes; `iv`: the first counter block.
+    #[inline]
     pub fn new(key: &[u8], iv: &[u8], backend: BackendKind, face: FaceLevel, counter: Counter) -> Result<Self, Error> {
         let iv: [u8; 16] = iv.try_into().map_err(|_| Error::InvalidIvLength(iv.len()))?;
         Ok(DynCtr::from_key(AnyAes::new(backend, key)?, &iv, face, counter))
     }
 
     /// A stream on an already scheduled key.
+    #[inline]
     pub fn from_key(key: AnyAes, iv: &[u8; 16], face: FaceLevel, counter: Counter) -> Self {
         DynCtr { key, counter, face, iv: u128::from_be_bytes(*iv), pos: 0, table: None, plain_run: ([0; 3], 0) }
     }
@@ -311,6 +313,7 @@ impl<K: AesKeySize, M: CounterMode> InnerUser for AesCtr<K, M> {
 impl<K: AesKeySize, M: CounterMode> InnerIvInit for AesCtr<K, M> {
     /// A stream on an already expanded key (as RustCrypto's `ctr` does), at the fastest FACE
     /// level.
+    #[inline]
     fn inner_iv_init(inner: Aes<K>, iv: &cipher::Iv<Self>) -> Self {
         let iv: [u8; 16] = (*iv).into();
         AesCtr { inner: DynCtr::from_key(inner.into_any(), &iv, FaceLevel::FASTEST, M::COUNTER), _marker: PhantomData }

@@ -21,6 +21,7 @@ mod stitch;
 
 use core::marker::PhantomData;
 
+use cipher::array::ArraySize;
 use cipher::consts::U12;
 use cipher::{KeyInit, KeySizeUser};
 
@@ -300,19 +301,20 @@ impl Gcm {
     }
 }
 
-/// AES-GCM with a `K`-byte key, 96-bit nonces and 16-byte tags: the RustCrypto `aead` 0.6
-/// traits. `new` uses the fastest constant-time backend, FACE rd2+ and the fastest GHASH.
+/// AES-GCM with a `K`-byte key, `N`-byte nonces (96 bits unless said; other lengths go
+/// through GHASH as SP 800-38D says) and 16-byte tags: the RustCrypto `aead` 0.6 traits.
+/// `new` uses the fastest constant-time backend, FACE rd2+ and the fastest GHASH.
 #[derive(Clone, Debug)]
-pub struct AesGcm<K: AesKeySize> {
+pub struct AesGcm<K: AesKeySize, N: ArraySize = U12> {
     inner: Gcm,
-    _key: PhantomData<K>,
+    _key: PhantomData<(K, N)>,
 }
 
 pub type Aes128Gcm = AesGcm<cipher::consts::U16>;
 pub type Aes192Gcm = AesGcm<cipher::consts::U24>;
 pub type Aes256Gcm = AesGcm<cipher::consts::U32>;
 
-impl<K: AesKeySize> AesGcm<K> {
+impl<K: AesKeySize, N: ArraySize> AesGcm<K, N> {
     /// The `aead` types on a chosen backend, FACE level and GHASH (16-byte tags); an error when
     /// this CPU lacks them.
     pub fn with_options(key: &cipher::Key<Self>, backend: BackendKind, face: FaceLevel, ghash: GhashImpl) -> Result<Self, Error> {
@@ -324,11 +326,11 @@ impl<K: AesKeySize> AesGcm<K> {
     }
 }
 
-impl<K: AesKeySize> KeySizeUser for AesGcm<K> {
+impl<K: AesKeySize, N: ArraySize> KeySizeUser for AesGcm<K, N> {
     type KeySize = K;
 }
 
-impl<K: AesKeySize> KeyInit for AesGcm<K> {
+impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
     #[inline]
     fn new(key: &cipher::Key<Self>) -> Self {
         // The key length is fixed by the type and the defaults are available by construction.
@@ -336,7 +338,7 @@ impl<K: AesKeySize> KeyInit for AesGcm<K> {
     }
 }
 
-crate::aead_glue::aead_in_out!([K: AesKeySize] AesGcm<K>, U12);
+crate::aead_glue::aead_in_out!([K: AesKeySize, N: ArraySize] AesGcm<K, N>, N);
 
 /// What a failed open leaves in the buffer.
 #[derive(Clone, Copy)]
@@ -345,7 +347,7 @@ enum OnForgery {
     RestoreCiphertext,
 }
 
-impl<K: AesKeySize> DetachedAead for AesGcm<K> {
+impl<K: AesKeySize, N: ArraySize> DetachedAead for AesGcm<K, N> {
     fn seal_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8]) -> Result<Block, aead::Error> {
         self.inner.encrypt_in_place_detached(nonce, ad, buf).map_err(|_| aead::Error)
     }
