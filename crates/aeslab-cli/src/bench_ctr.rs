@@ -10,14 +10,14 @@ use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
 use clap::Args;
 
 use crate::CliResult;
-use crate::peers::ctr::{CTR_PEERS, CtrPeer, OpenSsl};
+use crate::peers::ctr::{CTR_PEERS, CtrPeer, OpenSsl, PER_MESSAGE_AESLAB, PeerKind};
 use crate::progress::Progress;
 use crate::records::{KeySetup, Record, Throughput, figure, noise_footnote};
 
 #[derive(Args, Clone)]
 pub struct BenchCtrArgs {
     /// Message sizes in bytes.
-    #[arg(long, value_delimiter = ',', default_value = "1024,4096,20480,40960")]
+    #[arg(long, value_delimiter = ',', default_value = crate::args::MESSAGE_SIZES)]
     pub sizes: Vec<usize>,
     /// Key sizes in bits.
     #[arg(long, value_delimiter = ',', default_value = "128,192,256")]
@@ -120,10 +120,12 @@ fn variants(args: &BenchCtrArgs, key: &[u8], iv: [u8; 16]) -> Vec<Variant> {
     for peer in CTR_PEERS.iter().filter(|p| !args.openssl_only || p.implementation == "openssl") {
         let key = key.to_vec();
         let make = peer.make;
+        // aeslab's per-message row runs the default: FACE asked for, built once it pays.
+        let face = if peer.backend == PER_MESSAGE_AESLAB { FaceLevel::FASTEST } else { FaceLevel::None };
         v.push(Variant {
             implementation: peer.implementation,
             backend: peer.backend.to_string(),
-            face: FaceLevel::None,
+            face,
             threads: 1,
             make: Box::new(move || make(&key, &iv)),
         });
@@ -227,7 +229,9 @@ fn key_setup(args: &BenchCtrArgs, cal: &Calibration, plan: Plan, key: &[u8], iv:
             }
         }
     }
-    for peer in CTR_PEERS.iter().filter(|p| !args.openssl_only || p.implementation == "openssl") {
+    // (The per-message rows set up their key in every call: the throughput table has them.)
+    let streaming = |p: &&PeerKind| !p.backend.starts_with("per message");
+    for peer in CTR_PEERS.iter().filter(streaming).filter(|p| !args.openssl_only || p.implementation == "openssl") {
         let (key, make) = (key.to_vec(), peer.make);
         names.push((peer.implementation, peer.backend.to_string(), FaceLevel::None));
         jobs.push(Box::new(move || drop(std::hint::black_box(make(&key, &iv)))));
@@ -415,6 +419,7 @@ fn summary(b: &CtrBench) -> String {
         }
         s += ".\n";
     }
+    s += &crossover(b, largest);
     let near_4k = b.sizes.iter().copied().min_by_key(|x| x.abs_diff(4096)).unwrap_or(0);
     let k = b.keys[0];
     let _ = writeln!(s, "- FACE gain at {near_4k} B, AES-{k} (cycles/byte without FACE ÷ with the best level):");
@@ -440,4 +445,47 @@ pub fn run(args: &BenchCtrArgs) -> CliResult {
     let bench = measure(args, &progress)?;
     progress.finish();
     crate::records::print_bench(args.out.json, "ctr", &bench.cal, &bench.records, || markdown(&bench))
+}
+
+/// FACE's break-even for one message under a fresh nonce, per backend and key size: the table's
+/// cost (key set-up with rd2p's tables less without) over what rd2p saves per byte at the
+/// largest size; and the length from which the library builds the table
+/// ([`aeslab::ctr::FACE_PAYS_FROM_BLOCKS`]).
+fn crossover(b: &CtrBench, largest: usize) -> String {
+    let mut s = format!(
+        "- FACE rd2p's break-even for one message under a fresh nonce (its table's cost ÷ what it saves per byte at {largest} B); \
+         the library builds the table once a stream has run {} blocks ({} KiB) under one table:\n",
+        aeslab::ctr::FACE_PAYS_FROM_BLOCKS,
+        aeslab::ctr::FACE_PAYS_FROM_BLOCKS / 64
+    );
+    let setup = |backend: &str, face: &str, k: u32| {
+        b.records.iter().find_map(|r| match r {
+            Record::KeySetup(x) if x.implementation == "aeslab" && x.backend == backend && x.face == face && x.key_bits == k => Some(x.cycles),
+            _ => None,
+        })
+    };
+    let cpb = |backend: &str, face: &str, k: u32| {
+        throughput(b, |t| t.implementation == "aeslab" && t.backend == backend && t.face == face && t.key_bits == k && t.bytes == largest)
+            .map(|t| t.cycles_per_byte)
+            .next()
+    };
+    for kind in BackendKind::available_kinds() {
+        let mut cells = Vec::new();
+        for &k in &b.keys {
+            let (Some(s0), Some(s2), Some(c0), Some(c2)) =
+                (setup(kind.name(), "none", k), setup(kind.name(), "rd2p", k), cpb(kind.name(), "none", k), cpb(kind.name(), "rd2p", k))
+            else {
+                continue;
+            };
+            if c2 < c0 {
+                cells.push(format!("AES-{k} {:.1} KiB", (s2 - s0) / (c0 - c2) / 1024.0));
+            } else {
+                cells.push(format!("AES-{k} never at these sizes"));
+            }
+        }
+        if !cells.is_empty() {
+            let _ = writeln!(s, "  - {kind}: {}", cells.join(", "));
+        }
+    }
+    s
 }

@@ -130,8 +130,10 @@ pub fn run(args: &ReportArgs) -> CliResult {
     }
 
     // Seed 003: FACE AES-CTR, every backend × level against the CTR peers.
+    // The seed's sizes (1024, 4096, 20480, 40960) among a message's range from 16 B to 64 KiB.
+    let ctr_sizes = if args.quick { vec![64, 1420, 4096, 40960] } else { vec![16, 64, 256, 1024, 1420, 4096, 16384, 20480, 40960, 65536] };
     let ctr_args = BenchCtrArgs {
-        sizes: vec![1024, 4096, 20480, 40960],
+        sizes: ctr_sizes,
         keys: vec![128, 192, 256],
         backends: Vec::new(),
         threads: 1,
@@ -166,7 +168,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
     records.extend(ace.records.iter().map(to_json));
 
     // Beyond the seeds: AES-GCM on FACE-CTR against the GCM peers.
-    let gcm_sizes = if args.quick { vec![1024, 16384] } else { vec![1024, 4096, 16384, 65536] };
+    let gcm_sizes = if args.quick { vec![64, 1420, 16384] } else { vec![16, 64, 256, 1420, 4096, 16384, 65536] };
     let gcm_args = BenchGcmArgs { sizes: gcm_sizes, keys: vec![128, 256], out: Output { json: false, quick: args.quick } };
     let gcm = bench_gcm::measure(&gcm_args, &progress)?;
     md += "\n## AES-GCM on FACE-CTR (beyond the seeds)\n\n";

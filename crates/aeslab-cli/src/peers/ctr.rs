@@ -2,10 +2,14 @@
 //!
 //! Each is a streaming context set up once: every call encrypts the next `n` bytes in place,
 //! as aeslab's does. (aws-lc-rs exposes in-place CTR only per message, so its calls each start
-//! from the IV; its label says so.)
+//! from the IV; its label says so.) The "per message" rows are what a user's crate does for
+//! each message under a fresh IV: `KeyIvInit::new(key, iv)` then `apply_keystream`, key set-up
+//! included, through the RustCrypto `cipher` 0.5 traits — aeslab's `AesCtr` and RustCrypto's
+//! `ctr` 0.10 over `aes` 0.9.
 
 use aws_lc_rs::cipher::{AES_128, AES_192, AES_256, EncryptingKey, EncryptionContext, UnboundCipherKey};
 use aws_lc_rs::iv::FixedLength;
+use cipher::{KeyIvInit, StreamCipher};
 use ctr09::cipher::{KeyIvInit as KeyIvInit04, StreamCipher as StreamCipher04};
 use openssl::cipher::Cipher;
 use openssl::cipher_ctx::CipherCtx;
@@ -27,8 +31,15 @@ pub struct PeerKind {
 pub const CTR_PEERS: &[PeerKind] = &[
     PeerKind { implementation: "openssl", backend: "evp", make: |k, iv| Box::new(OpenSsl::new(k, iv)) },
     PeerKind { implementation: "aws-lc-rs", backend: "aws-lc (per message)", make: |k, iv| Box::new(AwsLc::new(k, iv)) },
+    PeerKind { implementation: "rustcrypto", backend: "aes 0.9 + ctr 0.10", make: |k, iv| rustcrypto_current(k, iv) },
     PeerKind { implementation: "rustcrypto", backend: "aes 0.8 + ctr 0.9", make: |k, iv| rustcrypto(k, iv) },
+    PeerKind { implementation: "aeslab", backend: PER_MESSAGE_AESLAB, make: |k, iv| per_message_aeslab(k, iv) },
+    PeerKind { implementation: "rustcrypto", backend: PER_MESSAGE_RUSTCRYPTO, make: |k, iv| per_message_rustcrypto(k, iv) },
 ];
+
+/// The per-message rows' backend labels.
+pub const PER_MESSAGE_AESLAB: &str = "per message: AesCtr::new + apply_keystream";
+pub const PER_MESSAGE_RUSTCRYPTO: &str = "per message: ctr 0.10 + aes 0.9 new + apply_keystream";
 
 pub struct OpenSsl(CipherCtx);
 
@@ -92,5 +103,60 @@ fn rustcrypto(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {
         16 => Box::new(RustCrypto(C128::new(key.into(), iv.into()))),
         24 => Box::new(RustCrypto(C192::new(key.into(), iv.into()))),
         _ => Box::new(RustCrypto(C256::new(key.into(), iv.into()))),
+    }
+}
+
+struct RustCryptoCurrent<C>(C);
+
+impl<C: StreamCipher> CtrPeer for RustCryptoCurrent<C> {
+    fn apply(&mut self, buf: &mut [u8]) {
+        self.0.apply_keystream(buf);
+    }
+}
+
+fn rustcrypto_current(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {
+    type C128 = ctr010::Ctr128BE<aes09::Aes128>;
+    type C192 = ctr010::Ctr128BE<aes09::Aes192>;
+    type C256 = ctr010::Ctr128BE<aes09::Aes256>;
+    let iv = iv.into();
+    match key.len() {
+        16 => Box::new(RustCryptoCurrent(C128::new(key.try_into().expect("16 bytes"), iv))),
+        24 => Box::new(RustCryptoCurrent(C192::new(key.try_into().expect("24 bytes"), iv))),
+        _ => Box::new(RustCryptoCurrent(C256::new(key.try_into().expect("32 bytes"), iv))),
+    }
+}
+
+/// A message at a time: each call sets up `C` from the key and IV and encrypts the buffer.
+struct PerMessage<C> {
+    key: Vec<u8>,
+    iv: [u8; 16],
+    _c: core::marker::PhantomData<C>,
+}
+
+impl<C: KeyIvInit + StreamCipher> CtrPeer for PerMessage<C> {
+    fn apply(&mut self, buf: &mut [u8]) {
+        let key = cipher::Key::<C>::try_from(&self.key[..]).expect("key length of the type");
+        let iv = cipher::Iv::<C>::try_from(&self.iv[..]).expect("16-byte IV");
+        C::new(&key, &iv).apply_keystream(buf);
+    }
+}
+
+fn per_message<C: KeyIvInit + StreamCipher + 'static>(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {
+    Box::new(PerMessage::<C> { key: key.to_vec(), iv: *iv, _c: core::marker::PhantomData })
+}
+
+fn per_message_aeslab(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {
+    match key.len() {
+        16 => per_message::<aeslab::ctr::Aes128Ctr>(key, iv),
+        24 => per_message::<aeslab::ctr::Aes192Ctr>(key, iv),
+        _ => per_message::<aeslab::ctr::Aes256Ctr>(key, iv),
+    }
+}
+
+fn per_message_rustcrypto(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {
+    match key.len() {
+        16 => per_message::<ctr010::Ctr128BE<aes09::Aes128>>(key, iv),
+        24 => per_message::<ctr010::Ctr128BE<aes09::Aes192>>(key, iv),
+        _ => per_message::<ctr010::Ctr128BE<aes09::Aes256>>(key, iv),
     }
 }
