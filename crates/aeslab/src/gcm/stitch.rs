@@ -25,7 +25,7 @@ use crate::aes::key_schedule::RoundKeys;
 use crate::ctr::insn::{GroupHook, face_xor, plain_xor};
 use crate::ghash::clmul::{GROUP, absorb_group, update_blocks};
 use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl, GhashKey};
-use crate::simd::{BlockIsa, Kernel, Reg};
+use crate::simd::{BlockIsa, Kernel, Reg, read_u128};
 
 /// An AES ISA whose registers also multiply carry-less in a partner ISA: the GHASH of the same
 /// width, and the ISA that has both.
@@ -164,15 +164,16 @@ where
                 group_powers: powers.as_ptr().add(powers.len() - group),
                 powers: powers.as_ptr(),
                 powers_len: powers.len(),
-                acc: <S::Reg as ClmulReg>::Lane::load(&self.acc.to_le_bytes()),
+                acc: <<S::Reg as ClmulReg>::Lane as Reg>::broadcast_u128(read_u128(&*self.acc)),
                 next: p,
                 end: p.add(n),
                 decrypt: self.decrypt,
                 _width: PhantomData,
             };
+            let ctr = read_u128(&self.ctr);
             match self.after {
-                Some(after) => face_xor::<S::Reg, _>(self.keys, after, self.table, self.ctr, p, n, &mut hook),
-                None => plain_xor::<S::Reg, _>(self.keys, self.ctr, p, n, &mut hook),
+                Some(after) => face_xor::<S::Reg, _>(self.keys, after, self.table, ctr, p, n, &mut hook),
+                None => plain_xor::<S::Reg, _>(self.keys, ctr, p, n, &mut hook),
             }
             hook.catch_up(p.add(n));
             let mut acc = [0u8; 16];

@@ -46,6 +46,10 @@ impl Reg for uint8x16_t {
         unsafe { vld1q_u8(b.as_ptr()) }
     }
     #[inline(always)]
+    unsafe fn broadcast_u128(x: u128) -> Self {
+        unsafe { vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(x as u64), vcreate_u64((x >> 64) as u64))) }
+    }
+    #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
         unsafe { veorq_u8(self, o) }
     }

@@ -91,6 +91,10 @@ impl Reg for __m128i {
         unsafe { _mm_loadu_si128(b.as_ptr().cast()) }
     }
     #[inline(always)]
+    unsafe fn broadcast_u128(x: u128) -> Self {
+        unsafe { _mm_set_epi64x((x >> 64) as i64, x as i64) }
+    }
+    #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
         unsafe { _mm_xor_si128(self, o) }
     }
@@ -130,6 +134,10 @@ impl Reg for __m256i {
     #[inline(always)]
     unsafe fn broadcast(b: &Block) -> Self {
         unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(b.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    unsafe fn broadcast_u128(x: u128) -> Self {
+        unsafe { _mm256_broadcastsi128_si256(<__m128i as Reg>::broadcast_u128(x)) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
@@ -195,6 +203,10 @@ impl Reg for __m512i {
     #[inline(always)]
     unsafe fn broadcast(b: &Block) -> Self {
         unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(b.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    unsafe fn broadcast_u128(x: u128) -> Self {
+        unsafe { _mm512_broadcast_i32x4(<__m128i as Reg>::broadcast_u128(x)) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
