@@ -223,14 +223,15 @@ impl DynCtr {
         }
     }
 
-    /// [`DynCtr::apply_keystream`] on `threads` threads: the buffer is cut into contiguous
-    /// pieces (on block boundaries); each spawned thread seeks a clone of this stream to its
-    /// piece and the calling thread does the first piece itself.
+    /// [`DynCtr::apply_keystream`] on up to `threads` threads of rayon's global pool (made once
+    /// per process and kept, so a call costs a few microseconds of hand-off rather than a
+    /// thread spawn each): the buffer is cut into contiguous pieces on block boundaries; each
+    /// piece runs on a clone of this stream sought to it, the first on the calling thread.
     pub fn apply_keystream_threaded(&mut self, buf: &mut [u8], threads: usize) {
-        // Spawning a thread costs tens of microseconds, which is what the fastest backends
-        // need for a few hundred KiB: below this much per thread, one thread is faster.
+        // Waking a pool thread that has gone to sleep takes tens of microseconds on a VM: on
+        // Zen 3, 256 KiB on two threads (about 7 µs each on vaes256) ran slower than on one.
         const MIN_PER_THREAD: usize = 512 * 1024;
-        let threads = threads.clamp(1, (buf.len() / MIN_PER_THREAD).max(1));
+        let threads = threads.min(rayon::current_num_threads()).clamp(1, (buf.len() / MIN_PER_THREAD).max(1));
         if threads == 1 {
             self.apply_keystream(buf);
             return;
@@ -238,14 +239,19 @@ impl DynCtr {
         let piece = buf.len().div_ceil(threads).div_ceil(16) * 16;
         let start = self.pos;
         let (first, rest) = buf.split_at_mut(piece.min(buf.len()));
-        std::thread::scope(|scope| {
-            let mut offset = first.len() as u128;
-            for chunk in rest.chunks_mut(piece) {
-                let mut part = self.clone();
-                part.seek_to(start + offset);
-                offset += chunk.len() as u128;
-                scope.spawn(move || part.apply_keystream(chunk));
+        let mut offset = first.len() as u128;
+        let mut parts = Vec::with_capacity(threads - 1);
+        for chunk in rest.chunks_mut(piece) {
+            let mut part = self.clone();
+            part.seek_to(start + offset);
+            offset += chunk.len() as u128;
+            parts.push((part, chunk));
+        }
+        rayon::scope(|scope| {
+            for (mut part, chunk) in parts {
+                scope.spawn(move |_| part.apply_keystream(chunk));
             }
+            // This stream does the first piece, and keeps what it builds (FACE's table).
             self.apply_keystream(first);
         });
         self.pos = start + buf.len() as u128;
