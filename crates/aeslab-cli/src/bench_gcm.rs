@@ -10,8 +10,8 @@ use clap::Args;
 use crate::CliResult;
 use crate::markdown::table;
 use crate::progress::Progress;
-use crate::peers::gcm::{AD, NONCE, implementations};
-use crate::records::{Throughput, figure, noise_footnote, print_bench};
+use crate::peers::gcm::{AD, NONCE, implementations, key_setups};
+use crate::records::{KeySetup, Record, Throughput, figure, noise_footnote, print_bench};
 
 #[derive(Args, Clone)]
 pub struct BenchGcmArgs {
@@ -27,6 +27,8 @@ pub struct BenchGcmArgs {
 
 pub struct GcmBench {
     pub records: Vec<Throughput>,
+    /// Key set-up (round keys, H and its powers) per implementation.
+    pub setup: Vec<KeySetup>,
     pub cal: Calibration,
     /// Peers that could not be measured, and why.
     pub notes: Vec<String>,
@@ -41,6 +43,7 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
     }
     let plan = if args.out.quick { Plan::QUICK } else { Plan::FULL };
     let mut records = Vec::new();
+    let mut setup = Vec::new();
     let mut notes = Vec::new();
     let mut cal = calibrate();
     for &bits in &args.keys {
@@ -87,13 +90,33 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
                 });
             }
         }
+        progress.step(&format!("bench gcm: AES-{bits} key set-up"));
+        let makers = key_setups(&key);
+        let timings = {
+            let mut jobs: Vec<Box<dyn FnMut() + '_>> =
+                makers.iter().map(|(_, _, make)| Box::new(make) as Box<dyn FnMut()>).collect();
+            let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
+            interleaved(&cal, plan, &mut refs)
+        };
+        for ((name, backend, _), t) in makers.iter().zip(timings) {
+            setup.push(KeySetup {
+                implementation: name.to_string(),
+                backend: backend.to_string(),
+                face: "none".into(),
+                key_bits: bits,
+                op: "key_setup",
+                cycles: t.cycles,
+                us: t.nanos / 1000.0,
+                spread: t.spread,
+            });
+        }
         progress.step(&format!("bench gcm: AES-{bits}, Go peer"));
         match crate::peers::go::gcm(&key, &NONCE, AD, &args.sizes, args.out.quick, &cal) {
             Ok(mut go) => records.append(&mut go),
             Err(e) => notes.push(format!("Go's crypto/cipher GCM (AES-{bits}) was not measured: {e}")),
         }
     }
-    Ok(GcmBench { records, cal, notes })
+    Ok(GcmBench { records, setup, cal, notes })
 }
 
 /// A table per key size: cycles/byte per implementation and size, and the ratio of OpenSSL's
@@ -137,6 +160,33 @@ pub fn markdown(b: &GcmBench) -> String {
         }
         s += "\n";
     }
+    if !b.setup.is_empty() {
+        let _ = writeln!(s, "Key set-up (round keys, H and the powers of H each keeps), cycles and µs:\n");
+        let mut keys: Vec<u32> = b.setup.iter().map(|r| r.key_bits).collect();
+        keys.dedup();
+        let mut header = vec!["impl".to_string(), "backend".to_string()];
+        header.extend(keys.iter().map(|k| format!("cycles AES-{k}")));
+        header.extend(keys.iter().map(|k| format!("µs AES-{k}")));
+        let mut names: Vec<(&str, &str)> = Vec::new();
+        for r in &b.setup {
+            if !names.contains(&(r.implementation.as_str(), r.backend.as_str())) {
+                names.push((r.implementation.as_str(), r.backend.as_str()));
+            }
+        }
+        let find = |i: &str, bk: &str, k: u32| b.setup.iter().find(|r| r.implementation == i && r.backend == bk && r.key_bits == k);
+        let rows: Vec<Vec<String>> = names
+            .iter()
+            .map(|(i, bk)| {
+                let mut row = vec![i.to_string(), bk.to_string()];
+                row.extend(keys.iter().map(|&k| find(i, bk, k).map_or("—".into(), |r| figure(r.cycles, 0, r.spread))));
+                row.extend(keys.iter().map(|&k| find(i, bk, k).map_or("—".into(), |r| figure(r.us, 3, r.spread))));
+                row
+            })
+            .collect();
+        s += &table(&header, &rows);
+        s += &noise_footnote(&b.setup);
+        s += "\n";
+    }
     for n in &b.notes {
         let _ = writeln!(s, "Note: {n}");
     }
@@ -147,5 +197,7 @@ pub fn run(args: &BenchGcmArgs) -> CliResult {
     let progress = Progress::new(!args.out.json);
     let b = measure(args, &progress)?;
     progress.finish();
-    print_bench(args.out.json, "gcm", &b.cal, &b.records, || markdown(&b))
+    let records: Vec<Record> =
+        b.records.iter().cloned().map(Record::Throughput).chain(b.setup.iter().cloned().map(Record::KeySetup)).collect();
+    print_bench(args.out.json, "gcm", &b.cal, &records, || markdown(&b))
 }

@@ -175,6 +175,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
     md += &bench_gcm::markdown(&gcm);
     md += "\n![AES-128-GCM by message size](gcm-aes128.svg)\n\n![AES-256-GCM by message size](gcm-aes256.svg)\n";
     records.extend(gcm.records.iter().map(to_json));
+    records.extend(gcm.setup.iter().map(to_json));
 
     progress.step("plots");
     draw_plots(&args.out, &ins_records, pipe.as_ref().ok(), &ctr, &aez, &gcm)?;

@@ -38,7 +38,17 @@ fn bench_gcm_json_has_bench_ctrs_record_shape() {
     let records: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
     let mut impls: Vec<String> = Vec::new();
     let mut rows: Vec<(String, String)> = Vec::new();
-    for r in &records {
+    // Key set-up records (`op`), one per implementation that has a key object to time.
+    let setup: Vec<&serde_json::Value> = records.iter().filter(|r| r.get("op").is_some()).collect();
+    for r in &setup {
+        let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(keys, ["backend", "cycles", "face", "impl", "key_bits", "op", "us"]);
+        assert!(r["cycles"].as_f64().unwrap() > 0.0);
+    }
+    let setup_impls: Vec<&str> = setup.iter().map(|r| r["impl"].as_str().unwrap()).collect();
+    assert_eq!(setup_impls, ["aeslab", "openssl", "aws-lc-rs", "ring", "rustcrypto"]);
+    for r in records.iter().filter(|r| r.get("op").is_none()) {
         let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
         keys.sort();
         assert_eq!(keys, ["backend", "bytes", "cycles_per_byte", "face", "gbytes_per_s", "impl", "key_bits", "threads"]);

@@ -143,3 +143,69 @@ pub fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
     Ok(v)
 }
 
+/// A keyed AES-GCM made from scratch: what the key set-up table times.
+pub type MakeKey = Box<dyn Fn()>;
+
+/// Each implementation's key set-up, as it is keyed for the throughput rows: its name, its
+/// backend label and a job that makes (and drops) one key object.
+pub fn key_setups(key: &[u8]) -> Vec<(&'static str, &'static str, MakeKey)> {
+    use std::hint::black_box;
+    let k = key.to_vec();
+    let mut v: Vec<(&'static str, &'static str, MakeKey)> = Vec::new();
+    let key128: Option<[u8; 16]> = k.as_slice().try_into().ok();
+    let key256: Option<[u8; 32]> = k.as_slice().try_into().ok();
+    v.push((
+        "aeslab",
+        TRAITS,
+        Box::new(move || {
+            use aead::KeyInit;
+            match (key128, key256) {
+                (Some(k), _) => drop(black_box(aeslab::gcm::Aes128Gcm::new(&k.into()))),
+                (_, Some(k)) => drop(black_box(aeslab::gcm::Aes256Gcm::new(&k.into()))),
+                _ => {}
+            }
+        }),
+    ));
+    let kk = k.clone();
+    v.push((
+        "openssl",
+        "evp",
+        Box::new(move || {
+            let cipher = if kk.len() == 16 { openssl::cipher::Cipher::aes_128_gcm() } else { openssl::cipher::Cipher::aes_256_gcm() };
+            let mut ctx = openssl::cipher_ctx::CipherCtx::new().expect("EVP_CIPHER_CTX_new");
+            ctx.encrypt_init(Some(cipher), Some(&kk), None).expect("EVP_EncryptInit_ex");
+            drop(black_box(ctx));
+        }),
+    ));
+    let kk = k.clone();
+    v.push((
+        "aws-lc-rs",
+        "aws-lc",
+        Box::new(move || {
+            let alg = if kk.len() == 16 { &aws_lc_rs::aead::AES_128_GCM } else { &aws_lc_rs::aead::AES_256_GCM };
+            drop(black_box(aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(alg, &kk).expect("key"))));
+        }),
+    ));
+    let kk = k.clone();
+    v.push((
+        "ring",
+        "ring 0.17",
+        Box::new(move || {
+            let alg = if kk.len() == 16 { &ring::aead::AES_128_GCM } else { &ring::aead::AES_256_GCM };
+            black_box(ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(alg, &kk).expect("key")));
+        }),
+    ));
+    v.push((
+        "rustcrypto",
+        "aes-gcm 0.11",
+        Box::new(move || {
+            use aead::KeyInit;
+            match (key128, key256) {
+                (Some(k), _) => drop(black_box(aes_gcm011::Aes128Gcm::new(&k.into()))),
+                (_, Some(k)) => drop(black_box(aes_gcm011::Aes256Gcm::new(&k.into()))),
+                _ => {}
+            }
+        }),
+    ));
+    v
+}
