@@ -450,13 +450,11 @@ pub fn run(args: &BenchCtrArgs) -> CliResult {
 /// FACE's break-even for one message under a fresh nonce, per backend and key size: the table's
 /// cost (key set-up with rd2p's tables less without) over what rd2p saves per byte at the
 /// largest size; and the length from which the library builds the table
-/// ([`aeslab::ctr::FACE_PAYS_FROM_BLOCKS`]).
+/// ([`aeslab::ctr::face_pays_from_blocks`]).
 fn crossover(b: &CtrBench, largest: usize) -> String {
     let mut s = format!(
-        "- FACE rd2p's break-even for one message under a fresh nonce (its table's cost ÷ what it saves per byte at {largest} B); \
-         the library builds the table once a stream has run {} blocks ({} KiB) under one table:\n",
-        aeslab::ctr::FACE_PAYS_FROM_BLOCKS,
-        aeslab::ctr::FACE_PAYS_FROM_BLOCKS / 64
+        "- FACE rd2p's break-even for one message under a fresh nonce (its table's cost ÷ what it saves per byte at {largest} B), \
+         and the length from which the library builds the table (`face_pays_from_blocks`):\n"
     );
     let setup = |backend: &str, face: &str, k: u32| {
         b.records.iter().find_map(|r| match r {
@@ -484,7 +482,8 @@ fn crossover(b: &CtrBench, largest: usize) -> String {
             }
         }
         if !cells.is_empty() {
-            let _ = writeln!(s, "  - {kind}: {}", cells.join(", "));
+            let pays = aeslab::ctr::face_pays_from_blocks(kind);
+            let _ = writeln!(s, "  - {kind}: {}; the library: {} KiB ({pays} blocks)", cells.join(", "), pays / 64);
         }
     }
     s

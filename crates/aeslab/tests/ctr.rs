@@ -5,7 +5,7 @@
 mod common;
 
 use aeslab::aes::BackendKind;
-use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, Counter, DynCtr, FACE_PAYS_FROM_BLOCKS, FaceLevel};
+use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, Counter, DynCtr, FaceLevel, face_pays_from_blocks};
 use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 use openssl::symm::{Cipher, Crypter, Mode, encrypt};
 use rand::rngs::StdRng;
@@ -200,12 +200,13 @@ fn every_level_matches_the_backends_own_plain_path() {
 }
 
 /// FACE's table is built once it pays: not for short messages under fresh nonces, but after
-/// `FACE_PAYS_FROM_BLOCKS` blocks of one stream in short calls, or at once for a long call; the
-/// keystream is the same either way.
+/// `face_pays_from_blocks(backend)` blocks of one stream in short calls, or at once for a long
+/// call; the keystream is the same either way.
 #[test]
 fn face_table_is_built_once_it_pays() {
     let key = [3u8; 16];
     let kind = aeslab::aes::default_backend();
+    let pays = face_pays_from_blocks(kind);
     let mut rng = StdRng::seed_from_u64(0x0512);
     // Fresh nonces, 64 bytes each: never.
     for _ in 0..100 {
@@ -217,7 +218,7 @@ fn face_table_is_built_once_it_pays() {
         assert!(!c.uses_face());
         assert_eq!(msg.to_vec(), openssl_ctr128(&key, &iv, &[0u8; 64]));
     }
-    // One stream in 64-byte calls: plain until 512 blocks, FACE from then on.
+    // One stream in 64-byte calls: plain until `pays` blocks, FACE from then on.
     let iv = [0x42u8; 16];
     let total = 64 * 1024;
     let expect = openssl_ctr128(&key, &iv, &vec![0u8; total]);
@@ -225,12 +226,12 @@ fn face_table_is_built_once_it_pays() {
     let mut buf = vec![0u8; total];
     for (i, chunk) in buf.chunks_mut(64).enumerate() {
         c.apply_keystream(chunk);
-        assert_eq!(c.uses_face(), (i + 1) * 4 >= FACE_PAYS_FROM_BLOCKS, "after {} blocks", (i + 1) * 4);
+        assert_eq!(c.uses_face(), (i + 1) * 4 >= pays, "after {} blocks", (i + 1) * 4);
     }
     assert!(buf == expect);
     // One long call: at once.
     let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
-    let mut buf = vec![0u8; 16 * FACE_PAYS_FROM_BLOCKS];
+    let mut buf = vec![0u8; 16 * pays];
     c.apply_keystream(&mut buf);
     assert!(c.uses_face());
     assert!(buf == expect[..buf.len()]);

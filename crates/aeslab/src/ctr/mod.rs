@@ -52,7 +52,7 @@ mod table;
 use core::fmt;
 
 use crate::Block;
-use crate::aes::{AnyAes, Backend, any_as_dyn};
+use crate::aes::{AnyAes, Backend, BackendKind, any_as_dyn};
 
 pub(crate) use cache::{FaceTable, table_key};
 pub(crate) use stream::xor_plain_cut;
@@ -141,14 +141,38 @@ impl Counter {
     }
 }
 
-/// How many blocks FACE's table must serve before building it pays: at least 512 (8 KiB).
-///
-/// Building costs 256 blocks through whitening and `r` rounds (768 block-rounds for rd2p, plus
-/// the 4.6 KB of storage); each block FACE runs afterwards saves `r` rounds and the counter
-/// arithmetic. Below two uses per entry the table costs more than it saves, on every CPU.
-/// So a stream runs plain CTR until it has run this many blocks (or is asked for this many in
-/// one call), and GCM builds a message's table only for messages this long.
+/// The fewest blocks FACE's table must serve before building it pays, on any backend: 512
+/// (8 KiB). See [`face_pays_from_blocks`] for each backend's own.
 pub const FACE_PAYS_FROM_BLOCKS: usize = 512;
+
+/// How many blocks FACE's table must serve on `backend` before building it pays.
+///
+/// Building costs 256 blocks through whitening and `r` rounds (768 block-rounds for rd2p) plus
+/// a fixed part (the 4.6 KB table allocated, written and wiped, the segment constants); each
+/// block FACE runs afterwards saves `r` rounds. The fixed part is about the same number of
+/// cycles everywhere while the rounds saved are worth less the faster the backend, so FACE
+/// pays later on the fast ones. `aeslab bench ctr` prints the break-even it measures; on
+/// Zen 3 (2026-11-24) one message under a fresh nonce broke even at 20 KiB (AES-128) to 29
+/// KiB (AES-256) on VAES, 14-17 KiB on AES-NI and 8 KiB on the bitsliced backends.
+///
+/// A stream runs plain CTR until it has run this many blocks under one table (or is asked for
+/// this many in one call), and GCM builds a message's table only for messages this long.
+pub fn face_pays_from_blocks(backend: BackendKind) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if matches!(backend, BackendKind::Vaes256 | BackendKind::Vaes512) {
+        return 1280;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend == BackendKind::Aesni {
+        return 896;
+    }
+    #[cfg(target_arch = "aarch64")]
+    if backend == BackendKind::Armv8 {
+        return 896;
+    }
+    let _ = backend;
+    FACE_PAYS_FROM_BLOCKS
+}
 
 /// Blocks from `ctr` up to the next wrap of its low 32 bits: the longest piece a kernel takes.
 pub(crate) fn blocks_to_wrap(ctr: u128) -> u64 {

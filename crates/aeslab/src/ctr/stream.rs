@@ -19,7 +19,7 @@ use cipher::{
     StreamCipherSeek,
 };
 
-use super::{Counter, CtrEngine, FACE_PAYS_FROM_BLOCKS, FaceLevel, FaceTable, blocks_to_wrap, engine, table_key};
+use super::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine, face_pays_from_blocks, table_key};
 use crate::aes::{Aes, AesKeySize, AnyAes, BackendKind};
 use crate::{Block, Error};
 
@@ -81,12 +81,12 @@ pub struct DynCtr {
     iv: u128,
     /// Keystream bytes used so far.
     pos: u128,
-    /// FACE's table, built once it pays (see [`FACE_PAYS_FROM_BLOCKS`]) and kept while it
+    /// FACE's table, built once it pays (see [`face_pays_from_blocks`]) and kept while it
     /// stays valid.
     table: Option<Box<FaceTable>>,
     /// Blocks run plain CTR, with FACE asked for, since the table last served, and the
     /// counter bytes 0, 5, 10 they shared (a table is only good for one such triple): once
-    /// they reach [`FACE_PAYS_FROM_BLOCKS`] the table is built.
+    /// they reach [`face_pays_from_blocks`] the table is built.
     plain_run: ([u8; 3], u64),
 }
 
@@ -141,7 +141,7 @@ impl DynCtr {
 
     /// Whether the next block runs with FACE: the level is not `none` and the table is built
     /// for the counter there. (A stream builds it once it pays: see
-    /// [`FACE_PAYS_FROM_BLOCKS`](super::FACE_PAYS_FROM_BLOCKS).)
+    /// [`face_pays_from_blocks`](super::face_pays_from_blocks).)
     pub fn uses_face(&self) -> bool {
         let ctr = self.counter_at(self.pos / 16);
         self.face != FaceLevel::None && self.table.as_ref().is_some_and(|t| t.holds(self.face, ctr))
@@ -178,7 +178,7 @@ impl DynCtr {
 
     /// Whether to run `n` blocks from `ctr` with FACE: when the table is ready for them, or
     /// when the blocks run plain under the same counter bytes 0, 5, 10, these included, reach
-    /// [`FACE_PAYS_FROM_BLOCKS`]. (Short messages under fresh nonces never build a table.)
+    /// [`face_pays_from_blocks`]. (Short messages under fresh nonces never build a table.)
     fn face_pays(&mut self, ctr: u128, n: usize) -> bool {
         if self.table.as_ref().is_some_and(|t| t.holds(self.face, ctr)) {
             return true;
@@ -188,7 +188,7 @@ impl DynCtr {
             self.plain_run = (key, 0);
         }
         self.plain_run.1 = self.plain_run.1.saturating_add(n as u64);
-        self.plain_run.1 >= FACE_PAYS_FROM_BLOCKS as u64
+        self.plain_run.1 >= face_pays_from_blocks(self.key.kind()) as u64
     }
 
     /// XORs the keystream into `buf` and advances.

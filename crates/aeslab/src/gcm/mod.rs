@@ -29,7 +29,7 @@ use crate::aead_glue::DetachedAead;
 use crate::aes::sliced::SlicedIsa;
 use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
 use crate::ct::constant_time_eq;
-use crate::ctr::{Counter, CtrEngine, FACE_PAYS_FROM_BLOCKS, FaceLevel, FaceTable, blocks_to_wrap, engine, xor_plain_cut};
+use crate::ctr::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine, face_pays_from_blocks, xor_plain_cut};
 use crate::ghash::GhashKey;
 use crate::{Block, Error};
 use stitch::{Run, Stitched};
@@ -236,7 +236,7 @@ impl Gcm {
         // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
         // 32-bit counter), when FACE is on and the message is long enough for the table to pay
         // for itself; shorter messages run plain CTR, which is then the faster.
-        let mut table = (self.face != FaceLevel::None && blocks.len() >= FACE_PAYS_FROM_BLOCKS).then(FaceTable::default);
+        let mut table = (self.face != FaceLevel::None && blocks.len() >= face_pays_from_blocks(self.aes.kind())).then(FaceTable::default);
         if let Some(t) = table.as_mut() {
             engine(&self.aes).build_table(self.face, ctr, t);
         }
