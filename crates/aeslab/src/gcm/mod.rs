@@ -40,11 +40,11 @@ pub use crate::ghash::GhashImpl;
 const CHUNK: usize = 4096;
 
 /// Messages up to this many bytes, with AD up to [`SHORT_AD`], take the short path
-/// ([`Gcm::crypt_short`]): 15 blocks, so that with E(J0) the keystream is 16, one group of
-/// registers on every width.
-const SHORT_MESSAGE: usize = 240;
+/// ([`Gcm::crypt_short`]): 31 blocks, so that with E(J0) the keystream is 32 (two groups of
+/// ymm registers, one of zmm). Beyond it the stitched loop's overlap of CTR and GHASH wins.
+const SHORT_MESSAGE: usize = 496;
 /// The AD the short path takes (a TLS or QUIC header fits): with the message and the lengths,
-/// at most 20 blocks to hash.
+/// at most 36 blocks to hash.
 const SHORT_AD: usize = 64;
 
 /// Plaintext limit of SP 800-38D: 2^39 − 256 bits.
@@ -222,8 +222,11 @@ impl Gcm {
             if buf.len() <= 112 {
                 return Ok(self.crypt_short::<8, { 8 + SHORT_AD / 16 }>(j0, ad, buf, decrypt));
             }
-            if buf.len() <= SHORT_MESSAGE {
+            if buf.len() <= 240 {
                 return Ok(self.crypt_short::<16, { 16 + SHORT_AD / 16 }>(j0, ad, buf, decrypt));
+            }
+            if buf.len() <= SHORT_MESSAGE {
+                return Ok(self.crypt_short::<32, { 32 + SHORT_AD / 16 }>(j0, ad, buf, decrypt));
             }
         }
         let mut ek_j0 = [j0.to_be_bytes()];
@@ -267,7 +270,7 @@ impl Gcm {
     }
 
     /// A short message in two kernel calls rather than five: the keystream and the tag's mask
-    /// E(J0) in one plain-CTR pass from J0 (at most 16 blocks, all in flight), then GHASH over AD, ciphertext and lengths laid out in one buffer (one
+    /// E(J0) in one plain-CTR pass from J0 (at most 32 blocks, all in flight), then GHASH over AD, ciphertext and lengths laid out in one buffer (one
     /// aggregated reduction). Constant time as the long path is: the lengths, not the data,
     /// decide the layout.
     /// `KS` keystream blocks (E(J0) and up to `KS − 1` of message), `H` = `KS` + AD blocks.
