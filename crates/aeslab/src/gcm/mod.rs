@@ -193,18 +193,6 @@ impl Gcm {
         })
     }
 
-    fn tag(&self, ek_j0: &Block, mut acc: u128, ad_len: usize, msg_len: usize) -> Block {
-        let mut lengths = [0u8; 16];
-        lengths[..8].copy_from_slice(&(ad_len as u64 * 8).to_be_bytes());
-        lengths[8..].copy_from_slice(&(msg_len as u64 * 8).to_be_bytes());
-        self.ghash.update(&mut acc, &lengths);
-        let mut tag = acc.to_be_bytes();
-        for (t, e) in tag.iter_mut().zip(ek_j0) {
-            *t ^= e;
-        }
-        tag
-    }
-
     fn check_lengths(msg_len: usize) -> Result<(), Error> {
         if msg_len as u64 > MAX_MESSAGE {
             return Err(Error::MessageTooLong { len: msg_len as u64, max: MAX_MESSAGE });
@@ -229,13 +217,15 @@ impl Gcm {
                 return Ok(self.crypt_short::<32, { 32 + SHORT_AD / 16 }>(j0, ad, buf, decrypt));
             }
         }
-        let mut ek_j0 = [j0.to_be_bytes()];
-        self.aes.encrypt_blocks(&mut ek_j0);
+        let (blocks, tail) = buf.as_chunks_mut::<16>();
+        // E(J0), and the keystream of a partial last block, in one call (two blocks in flight).
+        let tail_ctr = Counter::Be32.advance(j0, 1 + blocks.len() as u128);
+        let mut pre = [j0.to_be_bytes(), tail_ctr.to_be_bytes()];
+        self.aes.encrypt_blocks(&mut pre[..if tail.is_empty() { 1 } else { 2 }]);
         let mut g = GhashState { key: &self.ghash, acc: 0, decrypt };
         self.ghash.update(&mut g.acc, ad);
         let gcm = any_as_dyn!(&self.aes, GcmEngine);
         let mut ctr = Counter::Be32.advance(j0, 1);
-        let (blocks, tail) = buf.as_chunks_mut::<16>();
         // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
         // 32-bit counter), when FACE is on and the message is long enough for the table to pay
         // for itself; shorter messages run plain CTR, which is then the faster.
@@ -250,30 +240,36 @@ impl Gcm {
             done += n;
             ctr = Counter::Be32.advance(ctr, n as u128);
         }
-        if !tail.is_empty() {
-            if decrypt {
-                self.ghash.update(&mut g.acc, tail);
-            }
-            let mut ks = [[0u8; 16]];
-            engine(&self.aes).xor_plain(ctr, &mut ks);
-            for (b, k) in tail.iter_mut().zip(ks[0]) {
-                *b ^= k;
-            }
-            crate::ct::wipe(&mut ks[0]);
-            if !decrypt {
-                self.ghash.update(&mut g.acc, tail);
-            }
+        // The partial last block (hashed as ciphertext: before decrypting, after encrypting)
+        // and the lengths block, hashed in one call.
+        let mut last = [[0u8; 16]; 2];
+        let n_last = if tail.is_empty() { 0 } else { 1 };
+        if decrypt {
+            last[0][..tail.len()].copy_from_slice(tail);
         }
-        let tag = self.tag(&ek_j0[0], g.acc, ad.len(), buf.len());
-        crate::ct::wipe(&mut ek_j0[0]);
+        for (b, k) in tail.iter_mut().zip(pre[1]) {
+            *b ^= k;
+        }
+        if !decrypt {
+            last[0][..tail.len()].copy_from_slice(tail);
+        }
+        last[n_last][..8].copy_from_slice(&(ad.len() as u64 * 8).to_be_bytes());
+        last[n_last][8..].copy_from_slice(&(buf.len() as u64 * 8).to_be_bytes());
+        self.ghash.update_blocks(&mut g.acc, &last[..n_last + 1]);
+        let mut tag = g.acc.to_be_bytes();
+        for (t, e) in tag.iter_mut().zip(pre[0]) {
+            *t ^= e;
+        }
+        crate::ct::wipe(pre.as_flattened_mut());
+        crate::ct::wipe(last.as_flattened_mut());
         Ok(tag)
     }
 
     /// A short message in two kernel calls rather than five: the keystream and the tag's mask
-    /// E(J0) in one plain-CTR pass from J0 (at most 32 blocks, all in flight), then GHASH over AD, ciphertext and lengths laid out in one buffer (one
-    /// aggregated reduction). Constant time as the long path is: the lengths, not the data,
-    /// decide the layout.
-    /// `KS` keystream blocks (E(J0) and up to `KS − 1` of message), `H` = `KS` + AD blocks.
+    /// E(J0) in one plain-CTR pass from J0 (at most 32 blocks, all in flight), then GHASH over
+    /// AD, ciphertext and lengths laid out in one buffer (one aggregated reduction). Constant
+    /// time as the long path is: the lengths, not the data, decide the layout. `KS` keystream
+    /// blocks (E(J0) and up to `KS − 1` of message), `H` = `KS` + AD blocks.
     fn crypt_short<const KS: usize, const H: usize>(&self, j0: u128, ad: &[u8], buf: &mut [u8], decrypt: bool) -> Block {
         let n = buf.len().div_ceil(16);
         debug_assert!(n < KS && ad.len().div_ceil(16) + KS <= H);
