@@ -127,6 +127,14 @@ unsafe fn store(out: &mut RoundKeys, round: usize, k: __m128i) {
     unsafe { _mm_storeu_si128(out.keys[round].as_mut_ptr().cast(), k) }
 }
 
+/// Steps of a schedule with their Rcon as immediates (AESKEYGENASSIST takes no register
+/// operand for it), each round key stored as it is made.
+macro_rules! schedule_steps {
+    ($out:ident; $($round:literal: $k:ident = $step:expr;)*) => {
+        $( $k = $step; store(&mut $out, $round, $k); )*
+    };
+}
+
 /// The AES-128 schedule in one register: ten dependent steps of about 6 cycles.
 #[inline(always)]
 unsafe fn expand_128(key: &[u8]) -> RoundKeys {
@@ -134,27 +142,18 @@ unsafe fn expand_128(key: &[u8]) -> RoundKeys {
         let mut out = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 10 };
         let mut k = _mm_loadu_si128(key.as_ptr().cast());
         store(&mut out, 0, k);
-        // Rcon as immediates (the instruction takes no register operand for it).
-        k = step_128::<0x01>(k);
-        store(&mut out, 1, k);
-        k = step_128::<0x02>(k);
-        store(&mut out, 2, k);
-        k = step_128::<0x04>(k);
-        store(&mut out, 3, k);
-        k = step_128::<0x08>(k);
-        store(&mut out, 4, k);
-        k = step_128::<0x10>(k);
-        store(&mut out, 5, k);
-        k = step_128::<0x20>(k);
-        store(&mut out, 6, k);
-        k = step_128::<0x40>(k);
-        store(&mut out, 7, k);
-        k = step_128::<0x80>(k);
-        store(&mut out, 8, k);
-        k = step_128::<0x1b>(k);
-        store(&mut out, 9, k);
-        k = step_128::<0x36>(k);
-        store(&mut out, 10, k);
+        schedule_steps!(out;
+            1: k = step_128::<0x01>(k);
+            2: k = step_128::<0x02>(k);
+            3: k = step_128::<0x04>(k);
+            4: k = step_128::<0x08>(k);
+            5: k = step_128::<0x10>(k);
+            6: k = step_128::<0x20>(k);
+            7: k = step_128::<0x40>(k);
+            8: k = step_128::<0x80>(k);
+            9: k = step_128::<0x1b>(k);
+            10: k = step_128::<0x36>(k);
+        );
         out
     }
 }
@@ -168,32 +167,21 @@ unsafe fn expand_256(key: &[u8]) -> RoundKeys {
         let mut odd = _mm_loadu_si128(key.as_ptr().add(16).cast());
         store(&mut out, 0, even);
         store(&mut out, 1, odd);
-        even = step_256_even::<0x01>(even, odd);
-        store(&mut out, 2, even);
-        odd = step_256_odd(odd, even);
-        store(&mut out, 3, odd);
-        even = step_256_even::<0x02>(even, odd);
-        store(&mut out, 4, even);
-        odd = step_256_odd(odd, even);
-        store(&mut out, 5, odd);
-        even = step_256_even::<0x04>(even, odd);
-        store(&mut out, 6, even);
-        odd = step_256_odd(odd, even);
-        store(&mut out, 7, odd);
-        even = step_256_even::<0x08>(even, odd);
-        store(&mut out, 8, even);
-        odd = step_256_odd(odd, even);
-        store(&mut out, 9, odd);
-        even = step_256_even::<0x10>(even, odd);
-        store(&mut out, 10, even);
-        odd = step_256_odd(odd, even);
-        store(&mut out, 11, odd);
-        even = step_256_even::<0x20>(even, odd);
-        store(&mut out, 12, even);
-        odd = step_256_odd(odd, even);
-        store(&mut out, 13, odd);
-        even = step_256_even::<0x40>(even, odd);
-        store(&mut out, 14, even);
+        schedule_steps!(out;
+            2: even = step_256_even::<0x01>(even, odd);
+            3: odd = step_256_odd(odd, even);
+            4: even = step_256_even::<0x02>(even, odd);
+            5: odd = step_256_odd(odd, even);
+            6: even = step_256_even::<0x04>(even, odd);
+            7: odd = step_256_odd(odd, even);
+            8: even = step_256_even::<0x08>(even, odd);
+            9: odd = step_256_odd(odd, even);
+            10: even = step_256_even::<0x10>(even, odd);
+            11: odd = step_256_odd(odd, even);
+            12: even = step_256_even::<0x20>(even, odd);
+            13: odd = step_256_odd(odd, even);
+            14: even = step_256_even::<0x40>(even, odd);
+        );
         out
     }
 }
