@@ -16,34 +16,22 @@ pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     core::hint::black_box(acc) == 0
 }
 
-/// Overwrites `bytes` with zeros in a way the compiler may not remove.
+/// Overwrites `data` (bytes, or the key schedule's words) with zeros in a way the compiler may
+/// not remove.
 ///
 /// `zeroize` writes byte arrays one volatile byte at a time: 128 stores for 8 blocks, which
 /// AEZ's per-message scratch would pay several times per call. Here a plain fill (vector
 /// stores) is followed by an empty `asm!` that receives the pointer and, not being marked
 /// `nomem`, may read that memory — so the stores are not dead and stay.
 #[inline(always)]
-pub(crate) fn wipe(bytes: &mut [u8]) {
-    bytes.fill(0);
+pub(crate) fn wipe<T: zeroize::DefaultIsZeroes>(data: &mut [T]) {
+    data.fill(T::default());
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     // SAFETY: the template is empty; it only makes the compiler treat the zeroed memory as
     // possibly read.
     unsafe {
-        core::arch::asm!("/* {0} */", in(reg) bytes.as_ptr(), options(nostack, preserves_flags, readonly));
+        core::arch::asm!("/* {0} */", in(reg) data.as_ptr(), options(nostack, preserves_flags, readonly));
     }
     #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    zeroize::Zeroize::zeroize(bytes);
-}
-
-/// [`wipe`] for 32-bit words (the key schedule's).
-#[inline(always)]
-pub(crate) fn wipe_words(words: &mut [u32]) {
-    words.fill(0);
-    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-    // SAFETY: as in `wipe`.
-    unsafe {
-        core::arch::asm!("/* {0} */", in(reg) words.as_ptr(), options(nostack, preserves_flags, readonly));
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    zeroize::Zeroize::zeroize(words);
+    zeroize::Zeroize::zeroize(data);
 }

@@ -97,6 +97,27 @@ impl GcmPeer for RustCryptoGcm {
     }
 }
 
+/// OpenSSL's GCM context keyed with `key` (16 or 32 bytes): the throughput rows seal with it,
+/// the key set-up table times it.
+fn openssl_key(key: &[u8]) -> Result<openssl::cipher_ctx::CipherCtx, String> {
+    let cipher = if key.len() == 16 { openssl::cipher::Cipher::aes_128_gcm() } else { openssl::cipher::Cipher::aes_256_gcm() };
+    let mut ctx = openssl::cipher_ctx::CipherCtx::new().map_err(|e| e.to_string())?;
+    ctx.encrypt_init(Some(cipher), Some(key), None).map_err(|e| e.to_string())?;
+    Ok(ctx)
+}
+
+/// aws-lc-rs's AES-GCM key, likewise.
+fn aws_lc_key(key: &[u8]) -> Result<aws_lc_rs::aead::LessSafeKey, String> {
+    let alg = if key.len() == 16 { &aws_lc_rs::aead::AES_128_GCM } else { &aws_lc_rs::aead::AES_256_GCM };
+    Ok(aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?))
+}
+
+/// ring's AES-GCM key, likewise.
+fn ring_key(key: &[u8]) -> Result<ring::aead::LessSafeKey, String> {
+    let alg = if key.len() == 16 { &ring::aead::AES_128_GCM } else { &ring::aead::AES_256_GCM };
+    Ok(ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?))
+}
+
 /// One implementation measured: its record fields and the keyed peer.
 pub struct Implementation {
     pub name: &'static str,
@@ -121,16 +142,9 @@ pub fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
     }
     let traits = if key.len() == 16 { aead_in_out::<aeslab::gcm::Aes128Gcm>(key)? } else { aead_in_out::<aeslab::gcm::Aes256Gcm>(key)? };
     v.push(Implementation { name: "aeslab", backend: format!("{TRAITS} ({backend})"), face: FaceLevel::Rd2p, peer: traits });
-    let cipher = if key.len() == 16 { openssl::cipher::Cipher::aes_128_gcm() } else { openssl::cipher::Cipher::aes_256_gcm() };
-    let mut ctx = openssl::cipher_ctx::CipherCtx::new().map_err(|e| e.to_string())?;
-    ctx.encrypt_init(Some(cipher), Some(key), None).map_err(|e| e.to_string())?;
-    v.push(peer("openssl", "evp", Box::new(OpenSslGcm(ctx))));
-    let alg = if key.len() == 16 { &aws_lc_rs::aead::AES_128_GCM } else { &aws_lc_rs::aead::AES_256_GCM };
-    let k = aws_lc_rs::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?;
-    v.push(peer("aws-lc-rs", "aws-lc", Box::new(AwsLcGcm(aws_lc_rs::aead::LessSafeKey::new(k)))));
-    let alg = if key.len() == 16 { &ring::aead::AES_128_GCM } else { &ring::aead::AES_256_GCM };
-    let k = ring::aead::UnboundKey::new(alg, key).map_err(|e| e.to_string())?;
-    v.push(peer("ring", "ring 0.17", Box::new(RingGcm(ring::aead::LessSafeKey::new(k)))));
+    v.push(peer("openssl", "evp", Box::new(OpenSslGcm(openssl_key(key)?))));
+    v.push(peer("aws-lc-rs", "aws-lc", Box::new(AwsLcGcm(aws_lc_key(key)?))));
+    v.push(peer("ring", "ring 0.17", Box::new(RingGcm(ring_key(key)?))));
     let rc011 = if key.len() == 16 { aead_in_out::<aes_gcm011::Aes128Gcm>(key)? } else { aead_in_out::<aes_gcm011::Aes256Gcm>(key)? };
     v.push(peer("rustcrypto", "aes-gcm 0.11", rc011));
     use aes_gcm::KeyInit as _;
@@ -167,34 +181,13 @@ pub fn key_setups(key: &[u8]) -> Vec<(&'static str, &'static str, MakeKey)> {
         }),
     ));
     let kk = k.clone();
-    v.push((
-        "openssl",
-        "evp",
-        Box::new(move || {
-            let cipher = if kk.len() == 16 { openssl::cipher::Cipher::aes_128_gcm() } else { openssl::cipher::Cipher::aes_256_gcm() };
-            let mut ctx = openssl::cipher_ctx::CipherCtx::new().expect("EVP_CIPHER_CTX_new");
-            ctx.encrypt_init(Some(cipher), Some(&kk), None).expect("EVP_EncryptInit_ex");
-            drop(black_box(ctx));
-        }),
-    ));
+    v.push(("openssl", "evp", Box::new(move || drop(black_box(openssl_key(&kk).expect("OpenSSL key"))))));
     let kk = k.clone();
-    v.push((
-        "aws-lc-rs",
-        "aws-lc",
-        Box::new(move || {
-            let alg = if kk.len() == 16 { &aws_lc_rs::aead::AES_128_GCM } else { &aws_lc_rs::aead::AES_256_GCM };
-            drop(black_box(aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(alg, &kk).expect("key"))));
-        }),
-    ));
+    v.push(("aws-lc-rs", "aws-lc", Box::new(move || drop(black_box(aws_lc_key(&kk).expect("aws-lc key"))))));
     let kk = k.clone();
-    v.push((
-        "ring",
-        "ring 0.17",
-        Box::new(move || {
-            let alg = if kk.len() == 16 { &ring::aead::AES_128_GCM } else { &ring::aead::AES_256_GCM };
-            black_box(ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(alg, &kk).expect("key")));
-        }),
-    ));
+    v.push(("ring", "ring 0.17", Box::new(move || {
+        black_box(ring_key(&kk).expect("ring key"));
+    })));
     v.push((
         "rustcrypto",
         "aes-gcm 0.11",

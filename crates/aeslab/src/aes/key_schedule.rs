@@ -73,13 +73,21 @@ pub fn check_key_len(len: usize) -> Result<(), Error> {
 /// Expands `key` (16, 24 or 32 bytes) with the backend's SubWord.
 #[inline(always)]
 pub fn expand<S: SubWord>(key: &[u8], s: S) -> Result<RoundKeys, Error> {
+    check_key_len(key.len())?;
+    Ok(expand_checked(key, s))
+}
+
+/// [`expand`] for a key whose length [`check_key_len`] accepted (a kernel returns the keys
+/// themselves, not a `Result`, so that they are written in place).
+#[inline(always)]
+pub fn expand_checked<S: SubWord>(key: &[u8], s: S) -> RoundKeys {
+    debug_assert!(check_key_len(key.len()).is_ok());
     // The key's word count as a constant: `i % nk` by a run-time `nk` is a division per word
     // (tens of cycles each on current cores, most of the schedule's time).
     match key.len() {
-        16 => Ok(expand_nk::<S, 4>(key, s)),
-        24 => Ok(expand_nk::<S, 6>(key, s)),
-        32 => Ok(expand_nk::<S, 8>(key, s)),
-        n => Err(Error::InvalidKeyLength(n)),
+        16 => expand_nk::<S, 4>(key, s),
+        24 => expand_nk::<S, 6>(key, s),
+        _ => expand_nk::<S, 8>(key, s),
     }
 }
 
@@ -111,7 +119,7 @@ fn expand_nk<S: SubWord, const NK: usize>(key: &[u8], s: S) -> RoundKeys {
             block[4 * c..4 * c + 4].copy_from_slice(&w[4 * r + c].to_le_bytes());
         }
     }
-    crate::ct::wipe_words(&mut w);
+    crate::ct::wipe(&mut w);
     out
 }
 

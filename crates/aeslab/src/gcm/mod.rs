@@ -185,9 +185,7 @@ impl Gcm {
             n => {
                 let mut acc = 0u128;
                 self.ghash.update(&mut acc, nonce);
-                let mut lengths = [0u8; 16];
-                lengths[8..].copy_from_slice(&(n as u64 * 8).to_be_bytes());
-                self.ghash.update(&mut acc, &lengths);
+                self.ghash.update(&mut acc, &lengths_block(0, n));
                 acc
             }
         })
@@ -244,22 +242,10 @@ impl Gcm {
         // and the lengths block, hashed in one call.
         let mut last = [[0u8; 16]; 2];
         let n_last = if tail.is_empty() { 0 } else { 1 };
-        if decrypt {
-            last[0][..tail.len()].copy_from_slice(tail);
-        }
-        for (b, k) in tail.iter_mut().zip(pre[1]) {
-            *b ^= k;
-        }
-        if !decrypt {
-            last[0][..tail.len()].copy_from_slice(tail);
-        }
-        last[n_last][..8].copy_from_slice(&(ad.len() as u64 * 8).to_be_bytes());
-        last[n_last][8..].copy_from_slice(&(buf.len() as u64 * 8).to_be_bytes());
+        xor_keeping_ciphertext(tail, &pre[1], &mut last[0][..tail.len()], decrypt);
+        last[n_last] = lengths_block(ad.len(), buf.len());
         self.ghash.update_blocks(&mut g.acc, &last[..n_last + 1]);
-        let mut tag = g.acc.to_be_bytes();
-        for (t, e) in tag.iter_mut().zip(pre[0]) {
-            *t ^= e;
-        }
+        let tag = masked_tag(g.acc, &pre[0]);
         crate::ct::wipe(pre.as_flattened_mut());
         crate::ct::wipe(last.as_flattened_mut());
         Ok(tag)
@@ -280,24 +266,11 @@ impl Gcm {
         let mut hashed = [[0u8; 16]; H];
         hashed.as_flattened_mut()[..ad.len()].copy_from_slice(ad);
         let text = &mut hashed.as_flattened_mut()[16 * ad_blocks..16 * ad_blocks + buf.len()];
-        if decrypt {
-            text.copy_from_slice(buf);
-        }
-        for (b, k) in buf.iter_mut().zip(ks[1..].as_flattened()) {
-            *b ^= k;
-        }
-        if !decrypt {
-            text.copy_from_slice(buf);
-        }
-        let lengths = &mut hashed[ad_blocks + n];
-        lengths[..8].copy_from_slice(&(ad.len() as u64 * 8).to_be_bytes());
-        lengths[8..].copy_from_slice(&(buf.len() as u64 * 8).to_be_bytes());
+        xor_keeping_ciphertext(buf, ks[1..].as_flattened(), text, decrypt);
+        hashed[ad_blocks + n] = lengths_block(ad.len(), buf.len());
         let mut acc = 0u128;
         self.ghash.update_blocks(&mut acc, &hashed[..ad_blocks + n + 1]);
-        let mut tag = acc.to_be_bytes();
-        for (t, e) in tag.iter_mut().zip(ks[0]) {
-            *t ^= e;
-        }
+        let tag = masked_tag(acc, &ks[0]);
         // (The rest of both buffers was never written.)
         crate::ct::wipe(ks[..1 + n].as_flattened_mut());
         crate::ct::wipe(hashed[..ad_blocks + n + 1].as_flattened_mut());
@@ -354,6 +327,37 @@ impl Gcm {
         self.decrypt_in_place_detached(nonce, ad, &mut out, &sealed[body..])?;
         Ok(out)
     }
+}
+
+/// GCM's lengths block: the AD's and the text's lengths in bits, big-endian.
+fn lengths_block(ad_len: usize, text_len: usize) -> Block {
+    let mut b = [0u8; 16];
+    b[..8].copy_from_slice(&(ad_len as u64 * 8).to_be_bytes());
+    b[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
+    b
+}
+
+/// XORs `keystream` into `data` and copies the ciphertext side to `ciphertext` (GHASH's
+/// input): the input when decrypting, the output when encrypting.
+fn xor_keeping_ciphertext(data: &mut [u8], keystream: &[u8], ciphertext: &mut [u8], decrypt: bool) {
+    if decrypt {
+        ciphertext.copy_from_slice(data);
+    }
+    for (b, k) in data.iter_mut().zip(keystream) {
+        *b ^= k;
+    }
+    if !decrypt {
+        ciphertext.copy_from_slice(data);
+    }
+}
+
+/// The tag: GHASH's result masked with E(J0).
+fn masked_tag(acc: u128, ek_j0: &Block) -> Block {
+    let mut tag = acc.to_be_bytes();
+    for (t, e) in tag.iter_mut().zip(ek_j0) {
+        *t ^= e;
+    }
+    tag
 }
 
 /// AES-GCM with a `K`-byte key, `N`-byte nonces (96 bits unless said; other lengths go

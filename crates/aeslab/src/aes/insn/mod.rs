@@ -318,11 +318,8 @@ impl<I: AesIsa> Kernel for Expand<'_, I> {
         // SAFETY: entered under `I` (AES instructions present).
         match unsafe { I::One::expand_key(self.key) } {
             Some(enc) => enc,
-            None => match key_schedule::expand(self.key, InsnKeyOps::<I>(PhantomData)) {
-                Ok(enc) => enc,
-                // `AesInsn::new` checked the length.
-                Err(_) => RoundKeys::EMPTY,
-            },
+            // `AesInsn::new` checked the length.
+            None => key_schedule::expand_checked(self.key, InsnKeyOps::<I>(PhantomData)),
         }
     }
 }
