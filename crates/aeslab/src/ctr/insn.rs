@@ -44,7 +44,7 @@ impl GroupHook for () {
 
 /// `C = S_AFTER(base | 0)`: whitening and `AFTER` AESENCs, in registers.
 #[inline(always)]
-unsafe fn segment_constant<R: AesRound, const AFTER: usize>(keys: &RoundKeys, base: u128) -> R {
+pub(crate) unsafe fn segment_constant<R: AesRound, const AFTER: usize>(keys: &RoundKeys, base: u128) -> R {
     unsafe {
         // Made in registers (see `Reg::broadcast_u128`), big-endian as the block is.
         let mut c = R::broadcast_u128(base.swap_bytes()).xor(R::broadcast(&keys.keys[0]));

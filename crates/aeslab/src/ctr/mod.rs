@@ -54,7 +54,7 @@ use core::fmt;
 use crate::Block;
 use crate::aes::{AnyAes, Backend, BackendKind, any_as_dyn};
 
-pub(crate) use cache::{FaceTable, table_key};
+pub(crate) use cache::{FaceTable, TABLE_OVERHANG, table_key};
 pub(crate) use stream::xor_plain_cut;
 pub use stream::{
     Aes128Ctr, Aes128Ctr32, Aes192Ctr, Aes192Ctr32, Aes256Ctr, Aes256Ctr32, AesCtr, CounterMode, Ctr32BE,

@@ -17,7 +17,7 @@
 
 #![deny(unsafe_code)]
 
-mod stitch;
+mod insn;
 
 use core::marker::PhantomData;
 
@@ -30,9 +30,11 @@ use crate::aes::sliced::SlicedIsa;
 use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
 use crate::ct::constant_time_eq;
 use crate::ctr::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine, face_pays_from_blocks, xor_plain_cut};
-use crate::ghash::GhashKey;
+use crate::ghash::{Available, GhashKey};
 use crate::{Block, Error};
-use stitch::{Run, Stitched};
+use insn::{Message, Stitched};
+use crate::aes::insn::AesRound;
+use crate::ghash::ClmulReg;
 
 pub use crate::ghash::GhashImpl;
 
@@ -52,18 +54,30 @@ pub const MAX_MESSAGE: u64 = (1 << 36) - 32;
 
 /// A message's GHASH: the key, the accumulator, and whether the data is ciphertext before
 /// the keystream (opening) or after it (sealing).
-pub(crate) struct GhashState<'a> {
+struct GhashState<'a> {
     key: &'a GhashKey,
     acc: u128,
     decrypt: bool,
 }
 
-/// What each backend family does for GCM: the keystream over whole blocks with the GHASH of
-/// the ciphertext, stitched where the family has such a loop. The low 32 bits of `ctr` do not
-/// wrap within `data`.
+/// What each backend family does for GCM: the whole message in one kernel, where the family
+/// has one (the AES-instruction backends with a carry-less GHASH of the same width,
+/// `insn.rs`); `None` leaves it to the general path, CTR then GHASH per [`CHUNK`].
 pub(crate) trait GcmEngine: CtrEngine {
-    fn xor_ghash(&self, face: FaceLevel, table: Option<&mut FaceTable>, ctr: u128, data: &mut [Block], g: &mut GhashState<'_>) {
-        xor_then_ghash(self, face, table, ctr, data, g);
+    /// The full tag of the message, its data encrypted or decrypted in place; FACE from
+    /// `table` when given (built for `inc32(j0)` at `face`).
+    #[allow(clippy::too_many_arguments)]
+    fn message(
+        &self,
+        _face: FaceLevel,
+        _table: Option<&FaceTable>,
+        _ghash: &GhashKey,
+        _j0: u128,
+        _ad: &[u8],
+        _data: &mut [u8],
+        _decrypt: bool,
+    ) -> Option<Block> {
+        None
     }
 }
 
@@ -97,26 +111,35 @@ fn xor_then_ghash<E: CtrEngine + ?Sized>(
 impl GcmEngine for TableVartime {}
 impl<I: SlicedIsa> GcmEngine for Sliced<I> {}
 
-impl<I: Stitched> GcmEngine for AesInsn<I> {
-    fn xor_ghash(&self, face: FaceLevel, table: Option<&mut FaceTable>, ctr: u128, data: &mut [Block], g: &mut GhashState<'_>) {
-        if g.key.imp() == I::GHASH {
-            let after = table.as_ref().filter(|_| face != FaceLevel::None).map(|_| face.table_round().expect("a FACE level"));
-            let run = Run::<I::Both> {
-                keys: self.enc_keys(),
-                after,
-                table: table.as_deref().map_or(&[][..], |t| &t.blocks[..]),
-                ctr,
-                data,
-                ghash: g.key,
-                acc: &mut g.acc,
-                decrypt: g.decrypt,
-                isa: PhantomData,
-            };
-            if stitch::enter(run) {
-                return;
-            }
+impl<I: Stitched> GcmEngine for AesInsn<I>
+where
+    <I::Reg as ClmulReg>::Lane: AesRound,
+{
+    fn message(
+        &self,
+        face: FaceLevel,
+        table: Option<&FaceTable>,
+        ghash: &GhashKey,
+        j0: u128,
+        ad: &[u8],
+        data: &mut [u8],
+        decrypt: bool,
+    ) -> Option<Block> {
+        if ghash.imp() != I::GHASH {
+            return None;
         }
-        xor_then_ghash(self, face, table, ctr, data, g);
+        let face = table.filter(|_| face != FaceLevel::None).map(|t| (face.table_round().expect("a FACE level"), &t.blocks[..]));
+        let message = Message::<I::Both> {
+            keys: self.enc_keys(),
+            powers: ghash.powers(),
+            face,
+            j0,
+            ad,
+            data,
+            decrypt,
+            isa: PhantomData,
+        };
+        insn::seal_or_open(message)
     }
 }
 
@@ -150,14 +173,19 @@ impl Gcm {
         if !(12..=16).contains(&tag_len) {
             return Err(Error::InvalidTagLength(tag_len));
         }
-        let aes = AnyAes::new(backend, key)?;
-        // H = E_K(0^128).
+        let ghash = ghash.check().ok_or(Error::BackendUnavailable { backend: ghash.name(), requires: ghash.requires() })?;
+        Ok(Gcm::from_parts(AnyAes::new(backend, key)?, ghash, face, tag_len))
+    }
+
+    /// The key object from its AES key: H = E_K(0^128) and its GHASH key, written in place
+    /// (one struct expression, no `Option` or `Result` around the large GHASH key).
+    #[inline(always)]
+    fn from_parts(aes: AnyAes, ghash: Available, face: FaceLevel, tag_len: usize) -> Gcm {
         let mut h = [[0u8; 16]];
         aes.encrypt_blocks(&mut h);
-        let key = GhashKey::new(h[0], ghash);
+        let gcm = Gcm { ghash: GhashKey::new(&h[0], ghash), aes, face, tag_len };
         crate::ct::wipe(&mut h[0]);
-        let ghash = key.ok_or(Error::BackendUnavailable { backend: ghash.name(), requires: ghash.requires() })?;
-        Ok(Gcm { aes, ghash, face, tag_len })
+        gcm
     }
 
     pub fn tag_len(&self) -> usize {
@@ -215,6 +243,19 @@ impl Gcm {
                 return Ok(self.crypt_short::<32, { 32 + SHORT_AD / 16 }>(j0, ad, buf, decrypt));
             }
         }
+        let gcm = any_as_dyn!(&self.aes, GcmEngine);
+        let n_blocks = buf.len() / 16;
+        // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
+        // 32-bit counter), when FACE is on and the message is long enough for the table to pay
+        // for itself; shorter messages run plain CTR, which is then the faster.
+        let ctr = Counter::Be32.advance(j0, 1);
+        let mut table = (self.face != FaceLevel::None && n_blocks >= face_pays_from_blocks(self.aes.kind())).then(FaceTable::default);
+        if let Some(t) = table.as_mut() {
+            engine(&self.aes).build_table(self.face, ctr, t);
+        }
+        if let Some(tag) = gcm.message(self.face, table.as_ref(), &self.ghash, j0, ad, buf, decrypt) {
+            return Ok(tag);
+        }
         let (blocks, tail) = buf.as_chunks_mut::<16>();
         // E(J0), and the keystream of a partial last block, in one call (two blocks in flight).
         let tail_ctr = Counter::Be32.advance(j0, 1 + blocks.len() as u128);
@@ -222,19 +263,11 @@ impl Gcm {
         self.aes.encrypt_blocks(&mut pre[..if tail.is_empty() { 1 } else { 2 }]);
         let mut g = GhashState { key: &self.ghash, acc: 0, decrypt };
         self.ghash.update(&mut g.acc, ad);
-        let gcm = any_as_dyn!(&self.aes, GcmEngine);
-        let mut ctr = Counter::Be32.advance(j0, 1);
-        // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
-        // 32-bit counter), when FACE is on and the message is long enough for the table to pay
-        // for itself; shorter messages run plain CTR, which is then the faster.
-        let mut table = (self.face != FaceLevel::None && blocks.len() >= face_pays_from_blocks(self.aes.kind())).then(FaceTable::default);
-        if let Some(t) = table.as_mut() {
-            engine(&self.aes).build_table(self.face, ctr, t);
-        }
+        let mut ctr = ctr;
         let mut done = 0;
         while done < blocks.len() {
             let n = (blocks.len() - done).min(usize::try_from(blocks_to_wrap(ctr)).unwrap_or(usize::MAX));
-            gcm.xor_ghash(self.face, table.as_mut(), ctr, &mut blocks[done..done + n], &mut g);
+            xor_then_ghash(engine(&self.aes), self.face, table.as_mut(), ctr, &mut blocks[done..done + n], &mut g);
             done += n;
             ctr = Counter::Be32.advance(ctr, n as u128);
         }
@@ -393,7 +426,11 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
     #[inline]
     fn new(key: &cipher::Key<Self>) -> Self {
         // The key length is fixed by the type and the defaults are available by construction.
-        AesGcm { inner: Gcm::new(key).expect("valid key length, available defaults"), _key: PhantomData }
+        // (Built through `from_parts` rather than `Gcm::new`: unwrapping a `Result<Gcm, _>`
+        // moved the whole key once more.)
+        let aes = AnyAes::new(default_backend(), key).expect("valid key length");
+        let ghash = GhashImpl::fastest().check().expect("the fastest GHASH is available");
+        AesGcm { inner: Gcm::from_parts(aes, ghash, FaceLevel::FASTEST, 16), _key: PhantomData }
     }
 }
 

@@ -53,6 +53,10 @@ impl ClmulReg for uint8x16_t {
         unsafe { vextq_u8::<8>(self, self) }
     }
     #[inline(always)]
+    unsafe fn unpack_low_qwords(self, o: Self) -> Self {
+        unsafe { vreinterpretq_u8_u64(vzip1q_u64(qwords(self), qwords(o))) }
+    }
+    #[inline(always)]
     unsafe fn poly() -> Self {
         unsafe { vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(0), vcreate_u64(0xc2 << 56))) }
     }

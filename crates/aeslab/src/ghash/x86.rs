@@ -12,7 +12,7 @@ use crate::simd::x86::{AesNiPclmul, Pclmul, VaesVpclmulYmm, VaesVpclmulZmm, Vpcl
 use crate::simd::{BlockIsa, Isa, Kernel};
 
 macro_rules! clmul_vec {
-    ($ty:ty, $clmul:ident, $shuffle32:ident, $set1_64:ident,
+    ($ty:ty, $clmul:ident, $shuffle32:ident, $set1_64:ident, $unpacklo:ident,
      fold: |$f:ident| $fold:expr, lane0: |$x:ident| $lane0:expr) => {
         // SAFETY (all methods): the caller holds a token of an ISA with this register's
         // carry-less multiply (the `ClmulIsa`s below: PCLMULQDQ and SSSE3 for xmm, VPCLMULQDQ
@@ -40,6 +40,10 @@ macro_rules! clmul_vec {
                 unsafe { $shuffle32::<0x4e>(self) }
             }
             #[inline(always)]
+            unsafe fn unpack_low_qwords(self, o: Self) -> Self {
+                unsafe { $unpacklo(self, o) }
+            }
+            #[inline(always)]
             unsafe fn poly() -> Self {
                 unsafe { $set1_64(0xc2 << 56) }
             }
@@ -58,14 +62,14 @@ macro_rules! clmul_vec {
     };
 }
 
-clmul_vec!(__m128i, _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_set1_epi64x,
+clmul_vec!(__m128i, _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_set1_epi64x, _mm_unpacklo_epi64,
     fold: |v| v, lane0: |x| x);
 
-clmul_vec!(__m256i, _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_set1_epi64x,
+clmul_vec!(__m256i, _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_set1_epi64x, _mm256_unpacklo_epi64,
     fold: |v| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)),
     lane0: |x| _mm256_zextsi128_si256(x));
 
-clmul_vec!(__m512i, _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_epi64,
+clmul_vec!(__m512i, _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_epi64, _mm512_unpacklo_epi64,
     fold: |v| _mm_xor_si128(
         _mm_xor_si128(_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32::<1>(v)),
         _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),

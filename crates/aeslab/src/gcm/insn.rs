@@ -1,0 +1,471 @@
+//! AES-GCM on the AES instructions with carry-less GHASH — AES-NI with PCLMULQDQ, VAES with
+//! VPCLMULQDQ on ymm and zmm, ARMv8 with PMULL — one body for every register width. The kernel
+//! owns the whole message in one entry under the ISA's token: the AD's GHASH, E(J0), the loop,
+//! the tail, the lengths block and the tag.
+//!
+//! The loop. A group is `IN_FLIGHT` AES registers (16 blocks in ymm), and also `GROUP` GHASH
+//! registers of the same width. While the rounds of one group run, the GHASH of a group is
+//! multiplied one register per round, between the rounds, so the AES units and the carry-less
+//! multiplier get work from the same stretch of instructions. Sealing hashes the previous
+//! group, whose ciphertext was just stored. Opening hashes the group it decrypts, because the
+//! input is the ciphertext. A group's products are summed unreduced (Karatsuba, see
+//! `ghash::clmul`) and reduced once, before the last round.
+//!
+//! Register budget (16 vector registers on SSE and AVX2; 32 on AVX-512 and NEON): 8 AES states,
+//! the round key, the sum's three parts, the data register, its folded halves and one product,
+//! 15 in all. The powers of H, their halves and the byte-reversal mask are memory operands.
+//!
+//! The counter. Plain CTR keeps `inc32(J0) + i` little-endian in lanes and steps it with 32-bit
+//! lane adds, which is GCM's inc32 exactly: it wraps in the low 32 bits. FACE (`AFTER` = 1 or
+//! 2 cached rounds) starts each register from the message's table, `T[x..] ⊕ C`, with the
+//! segment constant recomputed every 256 blocks. A group that straddles two segments blends
+//! the two constants lane by lane.
+//!
+//! The tail (less than a group) goes through a zero-padded buffer on the stack, so every
+//! register is whole. The buffer is wiped afterwards.
+//!
+//! Constant time: AES instructions and carry-less multiplies run in constant time. Every branch
+//! and address depends on lengths and on the counter (from the nonce, which is public), never
+//! on the key or the data.
+
+#![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
+
+use core::marker::PhantomData;
+
+use super::lengths_block;
+use crate::Block;
+use crate::aes::insn::{AesIsa, AesRound, IN_FLIGHT};
+use crate::aes::key_schedule::RoundKeys;
+use crate::ctr::{Counter, TABLE_OVERHANG};
+use crate::ctr::insn::segment_constant;
+use crate::ghash::POWERS;
+use crate::ghash::clmul::{GROUP, HALVES, Sum, absorb_group, group_register, karatsuba_halves, update_blocks};
+use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl};
+use crate::simd::{BlockIsa, Kernel, Reg, read_u128};
+
+// An AES group and a GHASH group are the same registers: one hashed per AES group.
+const _: () = assert!(GROUP == IN_FLIGHT);
+
+/// An AES ISA whose registers also multiply carry-less in a partner ISA: the GHASH of the same
+/// width, and the ISA that has both.
+pub(crate) trait Stitched: AesIsa + BlockIsa<Reg: ClmulReg> {
+    /// The GHASH that runs on the same registers.
+    const GHASH: GhashImpl;
+    /// The ISA with both instruction sets.
+    type Both: ClmulIsa + BlockIsa<Reg = Self::Reg>;
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Stitched;
+    use crate::ghash::GhashImpl;
+    use crate::simd::x86::{AesNi, AesNiPclmul, VaesVpclmulYmm, VaesVpclmulZmm, VaesYmm, VaesZmm};
+
+    impl Stitched for AesNi {
+        const GHASH: GhashImpl = GhashImpl::Pclmul;
+        type Both = AesNiPclmul;
+    }
+    impl Stitched for VaesYmm {
+        const GHASH: GhashImpl = GhashImpl::Vpclmul256;
+        type Both = VaesVpclmulYmm;
+    }
+    impl Stitched for VaesZmm {
+        const GHASH: GhashImpl = GhashImpl::Vpclmul512;
+        type Both = VaesVpclmulZmm;
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64 {
+    use super::Stitched;
+    use crate::ghash::GhashImpl;
+    use crate::simd::aarch64::{NeonAes, NeonAesPmull};
+
+    impl Stitched for NeonAes {
+        const GHASH: GhashImpl = GhashImpl::Pmull;
+        type Both = NeonAesPmull;
+    }
+}
+
+/// Where a group's powers H^(GROUP × LANES) … H^1 and their Karatsuba halves are.
+#[derive(Clone, Copy)]
+struct GroupKey {
+    h: *const Block,
+    halves: *const Block,
+}
+
+/// The largest register, in blocks (zmm).
+const MAX_LANES: usize = 4;
+
+/// Where the registers of a group start: their states entering round `AFTER + 1`, in counter
+/// order.
+trait Starts<R> {
+    /// # Safety
+    /// The ISA of `R` may run.
+    unsafe fn next<const N: usize>(&mut self, s: &mut [R; N]);
+}
+
+/// Plain CTR: counters little-endian in lanes, byte-swapped to blocks and whitened.
+struct Counters<R> {
+    k0: R,
+    next: R,
+    step: R,
+}
+
+impl<R: AesRound> Counters<R> {
+    #[inline(always)]
+    unsafe fn new(keys: &RoundKeys, ctr: u128) -> Counters<R> {
+        unsafe {
+            Counters {
+                k0: R::broadcast(&keys.keys[0]),
+                next: R::broadcast_u128(ctr).add32(R::lane_index()),
+                step: R::splat_low32(R::LANES as u32),
+            }
+        }
+    }
+}
+
+impl<R: AesRound> Starts<R> for Counters<R> {
+    #[inline(always)]
+    unsafe fn next<const N: usize>(&mut self, s: &mut [R; N]) {
+        unsafe {
+            for v in s.iter_mut() {
+                *v = self.next.byte_reverse().xor(self.k0);
+                self.next = self.next.add32(self.step);
+            }
+        }
+    }
+}
+
+/// FACE: register `j` of a group is `T[x + j·LANES ..] ⊕ C`, `C` being the state after `AFTER`
+/// rounds of the segment's counter `base | 0`.
+struct FaceStarts<'a, R, const AFTER: usize> {
+    keys: &'a RoundKeys,
+    t: *const Block,
+    x: usize,
+    base: u128,
+    c: R,
+}
+
+/// `base` plus 256 in GCM's 32-bit counter.
+#[inline(always)]
+fn next_segment(base: u128) -> u128 {
+    (base & !0xffff_ffff) | u128::from((base as u32).wrapping_add(256))
+}
+
+impl<'a, R: AesRound, const AFTER: usize> FaceStarts<'a, R, AFTER> {
+    /// # Safety
+    /// The ISA of `R` may run.
+    #[inline(always)]
+    unsafe fn new(keys: &'a RoundKeys, t: &'a [Block], ctr: u128) -> Self {
+        assert!(t.len() >= 256 + TABLE_OVERHANG);
+        let base = ctr & !0xff;
+        let c = unsafe { segment_constant::<R, AFTER>(keys, base) };
+        FaceStarts { keys, t: t.as_ptr(), x: (ctr & 0xff) as usize, base, c }
+    }
+}
+
+impl<R: AesRound, const AFTER: usize> Starts<R> for FaceStarts<'_, R, AFTER> {
+    #[inline(always)]
+    unsafe fn next<const N: usize>(&mut self, s: &mut [R; N]) {
+        unsafe {
+            let width = N * R::LANES;
+            if self.x + width < 256 {
+                for (j, v) in s.iter_mut().enumerate() {
+                    *v = R::load(self.t.add(self.x + j * R::LANES)).xor(self.c);
+                }
+                self.x += width;
+                return;
+            }
+            // The group reaches the next segment (once per 256 blocks): registers wholly past
+            // entry 255 use the next constant and the table from its start; one register may
+            // straddle, and reads entries 256.. from the table's overhang (its start again)
+            // with the constants blended by lane.
+            let base = next_segment(self.base);
+            let c = segment_constant::<R, AFTER>(self.keys, base);
+            let diff = self.c.xor(c);
+            for (j, v) in s.iter_mut().enumerate() {
+                let xj = self.x + j * R::LANES;
+                *v = if xj >= 256 {
+                    R::load(self.t.add(xj - 256)).xor(c)
+                } else if xj + R::LANES <= 256 {
+                    R::load(self.t.add(xj)).xor(self.c)
+                } else {
+                    R::load(self.t.add(xj)).xor(c).xor(diff.keep_first(256 - xj))
+                };
+            }
+            (self.x, self.base, self.c) = (self.x + width - 256, base, c);
+        }
+    }
+}
+
+/// One group of `N` registers in place at `dst`: rounds `AFTER + 1 .. NR` on the next starts
+/// and the last round with the data folded into its key (AESENCLAST(s, k ⊕ p) =
+/// AESENCLAST(s, k) ⊕ p). With `HASH`, the whole GHASH group at `hashed` is multiplied between
+/// the rounds (its registers spread evenly over them, the accumulator `acc` folded into the
+/// first) and reduced before the last round; the new accumulator is returned.
+///
+/// Each round key is broadcast from memory where it is used: with the states, the sum and the
+/// data live, the keys do not fit in 16 registers beside them (see `ctr::insn::finish`).
+#[inline(always)]
+unsafe fn group<R, S, const NR: usize, const AFTER: usize, const N: usize, const HASH: bool>(
+    keys: &RoundKeys,
+    starts: &mut S,
+    dst: *mut Block,
+    gkey: GroupKey,
+    hashed: *const Block,
+    acc: R::Lane,
+) -> R::Lane
+where
+    R: AesRound + ClmulReg,
+    S: Starts<R>,
+{
+    unsafe {
+        let mut s = [R::zero(); N];
+        starts.next::<N>(&mut s);
+        let mut sum = Sum::<R>::zero();
+        // The full rounds, written out (a loop over them with the GHASH registers inside was
+        // not unrolled: the round keys and register indices stayed run-time values); round
+        // `i` of `rounds` carries GHASH registers `i·GROUP/rounds .. (i+1)·GROUP/rounds`.
+        let rounds = NR - 1 - AFTER;
+        macro_rules! rounds {
+            ($($i:literal)*) => {$(
+                if $i < rounds {
+                    let k = R::broadcast(&keys.keys[AFTER + 1 + $i]);
+                    for v in s.iter_mut() {
+                        *v = v.enc(k);
+                    }
+                    if HASH {
+                        for r in $i * GROUP / rounds..($i + 1) * GROUP / rounds {
+                            sum.karatsuba_add(gkey.h, gkey.halves, r, group_register::<R>(hashed, r, acc));
+                        }
+                    }
+                }
+            )*};
+        }
+        rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12);
+        let acc = if HASH { sum.reduce_karatsuba() } else { acc };
+        let k_last = R::broadcast(&keys.keys[NR]);
+        for (j, v) in s.iter().enumerate() {
+            let p = dst.add(j * R::LANES);
+            v.enc_last(k_last.xor(R::load(p))).store(p);
+        }
+        acc
+    }
+}
+
+/// [`group`] for the tail's `nregs` registers (1 ..= `IN_FLIGHT`), rounded up to a power of
+/// two (fewer bodies; the extra registers encrypt padding).
+#[inline(always)]
+unsafe fn tail_group<R, S, const NR: usize, const AFTER: usize, const HASH: bool>(
+    keys: &RoundKeys,
+    starts: &mut S,
+    dst: *mut Block,
+    gkey: GroupKey,
+    hashed: *const Block,
+    acc: R::Lane,
+    nregs: usize,
+) -> R::Lane
+where
+    R: AesRound + ClmulReg,
+    S: Starts<R>,
+{
+    unsafe {
+        match nregs {
+            1 => group::<R, S, NR, AFTER, 1, HASH>(keys, starts, dst, gkey, hashed, acc),
+            2 => group::<R, S, NR, AFTER, 2, HASH>(keys, starts, dst, gkey, hashed, acc),
+            3 | 4 => group::<R, S, NR, AFTER, 4, HASH>(keys, starts, dst, gkey, hashed, acc),
+            _ => group::<R, S, NR, AFTER, IN_FLIGHT, HASH>(keys, starts, dst, gkey, hashed, acc),
+        }
+    }
+}
+
+/// E_K(J0): one block, independent of the loop, so it runs in the loop's shadow.
+#[inline(always)]
+unsafe fn encrypt_j0<L: AesRound, const NR: usize>(keys: &RoundKeys, j0: u128) -> L {
+    unsafe {
+        let mut x = L::broadcast_u128(j0.swap_bytes()).xor(L::load(&keys.keys[0]));
+        for key in &keys.keys[1..NR] {
+            x = x.enc(L::load(key));
+        }
+        x.enc_last(L::load(&keys.keys[NR]))
+    }
+}
+
+/// The blocks of the tail buffer: a group of the widest registers and the lengths block.
+const TAIL_BLOCKS: usize = IN_FLIGHT * MAX_LANES + 1;
+
+/// `acc` after the whole `blocks`, through the general GHASH body.
+#[inline(always)]
+unsafe fn hash_blocks<R: ClmulReg>(powers: &[Block; POWERS], acc: R::Lane, blocks: &[Block]) -> R::Lane {
+    unsafe {
+        let mut bytes = [0u8; 16];
+        acc.store(&mut bytes);
+        update_blocks::<R>(powers, &mut bytes, blocks);
+        <R::Lane as Reg>::load(&bytes)
+    }
+}
+
+/// The whole message: returns E_K(J0) ⊕ GHASH(AD, C, lengths), the full tag.
+#[inline(always)]
+unsafe fn message<R, S, const NR: usize, const AFTER: usize>(
+    keys: &RoundKeys,
+    powers: &[Block; POWERS],
+    mut starts: S,
+    j0: u128,
+    ad: &[u8],
+    data: &mut [u8],
+    decrypt: bool,
+) -> Block
+where
+    R: AesRound + ClmulReg<Lane: AesRound>,
+    S: Starts<R>,
+{
+    unsafe {
+        let lanes = R::LANES;
+        let g = GROUP * lanes;
+        // Karatsuba's halves of the powers, made per message (a few instructions) rather than
+        // kept in the key, whose every byte costs set-up; wiped at the end.
+        let h = powers.as_ptr().add(POWERS - g);
+        let mut halves: [Block; HALVES] = karatsuba_halves::<R>(h);
+        let gkey = GroupKey { h, halves: halves.as_ptr() };
+        let ek_j0 = encrypt_j0::<R::Lane, NR>(keys, j0);
+
+        // The AD, its last block zero-padded.
+        let (ad_blocks, ad_tail) = ad.as_chunks::<16>();
+        let mut acc = hash_blocks::<R>(powers, <R::Lane as Reg>::zero(), ad_blocks);
+        if !ad_tail.is_empty() {
+            let mut last = [0u8; 16];
+            last[..ad_tail.len()].copy_from_slice(ad_tail);
+            acc = hash_blocks::<R>(powers, acc, &[last]);
+        }
+
+        // Whole groups. Sealing hashes one group behind.
+        let p = data.as_mut_ptr().cast::<Block>();
+        let full = data.len() / (16 * g);
+        let mut i = 0;
+        if !decrypt && full > 0 {
+            group::<R, S, NR, AFTER, IN_FLIGHT, false>(keys, &mut starts, p, gkey, p, acc);
+            i = 1;
+        }
+        while i < full {
+            let hashed = if decrypt { p.add(i * g) } else { p.add((i - 1) * g) };
+            acc = group::<R, S, NR, AFTER, IN_FLIGHT, true>(keys, &mut starts, p.add(i * g), gkey, hashed, acc);
+            i += 1;
+        }
+        // Sealing's last whole group is not hashed yet: the tail's rounds hash it.
+        let pending = !decrypt && full > 0;
+        let last_group = if pending { p.add((full - 1) * g).cast_const() } else { p.cast_const() };
+
+        // The tail through the buffer: the ciphertext zero-padded to whole blocks, then the
+        // lengths block, hashed in one call (before decrypting, after encrypting).
+        let done = full * g * 16;
+        let rest = data.len() - done;
+        let lengths = lengths_block(ad.len(), data.len());
+        if rest == 0 {
+            if pending {
+                acc = absorb_group::<R>(gkey.h, acc, last_group);
+            }
+            acc = hash_blocks::<R>(powers, acc, &[lengths]);
+        } else {
+            let mut buf = [[0u8; 16]; TAIL_BLOCKS];
+            let nblocks = rest.div_ceil(16);
+            let nregs = nblocks.div_ceil(lanes);
+            buf.as_flattened_mut()[..rest].copy_from_slice(&data[done..]);
+            let b = buf.as_mut_ptr();
+            if decrypt {
+                buf[nblocks] = lengths;
+                acc = hash_blocks::<R>(powers, acc, &buf[..nblocks + 1]);
+                tail_group::<R, S, NR, AFTER, false>(keys, &mut starts, b, gkey, last_group, acc, nregs);
+                data[done..].copy_from_slice(&buf.as_flattened()[..rest]);
+            } else {
+                acc = if pending {
+                    tail_group::<R, S, NR, AFTER, true>(keys, &mut starts, b, gkey, last_group, acc, nregs)
+                } else {
+                    tail_group::<R, S, NR, AFTER, false>(keys, &mut starts, b, gkey, last_group, acc, nregs)
+                };
+                data[done..].copy_from_slice(&buf.as_flattened()[..rest]);
+                // The keystream past the message is not ciphertext: zero, as GHASH pads.
+                buf.as_flattened_mut()[rest..16 * nblocks].fill(0);
+                buf[nblocks] = lengths;
+                acc = hash_blocks::<R>(powers, acc, &buf[..nblocks + 1]);
+            }
+            crate::ct::wipe(buf.as_flattened_mut());
+        }
+        crate::ct::wipe(halves.as_flattened_mut());
+        let mut tag = [0u8; 16];
+        acc.byte_reverse().xor(ek_j0).store(&mut tag);
+        tag
+    }
+}
+
+/// One message under `S`: the FACE table `face` (the round it caches, 0 to 2, and the table) or plain
+/// CTR, from `inc32(j0)`.
+pub(crate) struct Message<'a, S> {
+    pub(crate) keys: &'a RoundKeys,
+    pub(crate) powers: &'a [Block; POWERS],
+    pub(crate) face: Option<(usize, &'a [Block])>,
+    pub(crate) j0: u128,
+    pub(crate) ad: &'a [u8],
+    pub(crate) data: &'a mut [u8],
+    pub(crate) decrypt: bool,
+    pub(crate) isa: PhantomData<S>,
+}
+
+impl<S: BlockIsa> Kernel for Message<'_, S>
+where
+    S::Reg: AesRound + ClmulReg<Lane: AesRound>,
+{
+    type Output = Block;
+    #[inline(always)]
+    fn run(self) -> Block {
+        // SAFETY: entered under `S`, which has both the AES and the carry-less instructions of
+        // its registers and of their one-block lanes (the caller made its token).
+        unsafe {
+            let Message { keys, powers, face, ad, data, decrypt, .. } = self;
+            let j0 = read_u128(&self.j0);
+            let ctr = Counter::Be32.advance(j0, 1);
+            macro_rules! plain {
+                ($nr:literal) => {
+                    message::<S::Reg, _, $nr, 0>(keys, powers, Counters::new(keys, ctr), j0, ad, data, decrypt)
+                };
+            }
+            macro_rules! face {
+                ($nr:literal, $after:literal, $t:expr) => {
+                    message::<S::Reg, _, $nr, $after>(
+                        keys,
+                        powers,
+                        FaceStarts::<S::Reg, $after>::new(keys, $t, ctr),
+                        j0,
+                        ad,
+                        data,
+                        decrypt,
+                    )
+                };
+            }
+            match (keys.rounds, face) {
+                (10, None) => plain!(10),
+                (12, None) => plain!(12),
+                (_, None) => plain!(14),
+                (10, Some((0, t))) => face!(10, 0, t),
+                (10, Some((1, t))) => face!(10, 1, t),
+                (10, Some((_, t))) => face!(10, 2, t),
+                (12, Some((0, t))) => face!(12, 0, t),
+                (12, Some((1, t))) => face!(12, 1, t),
+                (12, Some((_, t))) => face!(12, 2, t),
+                (_, Some((0, t))) => face!(14, 0, t),
+                (_, Some((1, t))) => face!(14, 1, t),
+                (_, Some((_, t))) => face!(14, 2, t),
+            }
+        }
+    }
+}
+
+/// Runs `message` under `S`'s token, if this CPU has it: the full tag, or `None` (nothing
+/// done).
+pub(crate) fn seal_or_open<S: BlockIsa>(message: Message<'_, S>) -> Option<Block>
+where
+    S::Reg: AesRound + ClmulReg<Lane: AesRound>,
+{
+    S::detect().map(|isa| isa.enter(message))
+}
