@@ -8,10 +8,6 @@
 //! without leaving the loop; groups are aligned so that none straddles that change. The
 //! plaintext is folded into the last round key: AESENCLAST(s, k ⊕ p) = AESENCLAST(s, k) ⊕ p.
 //!
-//! The loops call a [`GroupHook`] before each group of registers, so work can be interleaved
-//! with the keystream in the same loop body: GCM stitches its GHASH in there. Plain CTR passes
-//! `()`.
-//!
 //! The low 32 bits of the counter never wrap inside one call (the stream cuts there), so
 //! counters are only ever added.
 
@@ -25,22 +21,6 @@ use crate::Block;
 use crate::aes::insn::{AesInsn, AesIsa, AesRound, IN_FLIGHT, key_registers};
 use crate::aes::key_schedule::RoundKeys;
 use crate::simd::{Kernel, Reg, read_u128};
-
-/// Work interleaved with the keystream, one group of registers at a time, so that the core
-/// overlaps the two.
-pub(crate) trait GroupHook {
-    /// Called before the `len` blocks at `group` are XORed with their keystream: what is below
-    /// `group` is output, what is from `group` on is still input.
-    ///
-    /// # Safety
-    /// `group .. group + len` lies inside the data of the run, which nothing else accesses.
-    unsafe fn before_group(&mut self, group: *const Block, len: usize);
-}
-
-impl GroupHook for () {
-    #[inline(always)]
-    unsafe fn before_group(&mut self, _group: *const Block, _len: usize) {}
-}
 
 /// `C = S_AFTER(base | 0)`: whitening and `AFTER` AESENCs, in registers.
 #[inline(always)]
@@ -85,8 +65,7 @@ unsafe fn finish<R: AesRound, const NR: usize, const AFTER: usize, const N: usiz
     }
 }
 
-/// A group of `N` registers (1 ..= `IN_FLIGHT`) that starts, lets the hook run, and
-/// finishes: `N` is a constant in every body, so the registers stay in registers. (A loop over
+/// A group of `N` registers (1 ..= `IN_FLIGHT`) that starts and finishes: `N` is a constant in every body, so the registers stay in registers. (A loop over
 /// a run-time count of registers kept them in memory and walked the slice at every round:
 /// about 400 instructions for a 64-byte message instead of 100.)
 trait Group {
@@ -113,16 +92,15 @@ unsafe fn run_short<G: Group>(g: &mut G, nv: usize) {
 }
 
 /// FACE's group: register `j` is `T[x + j·LANES ..] ⊕ C`; `m` blocks from `data`.
-struct FaceGroup<'h, R, H, const NR: usize, const AFTER: usize> {
+struct FaceGroup<R, const NR: usize, const AFTER: usize> {
     keys: *const RoundKeys,
     t: *const Block,
     c: R,
     data: *mut Block,
     m: usize,
-    hook: &'h mut H,
 }
 
-impl<R: AesRound, H: GroupHook, const NR: usize, const AFTER: usize> Group for FaceGroup<'_, R, H, NR, AFTER> {
+impl<R: AesRound, const NR: usize, const AFTER: usize> Group for FaceGroup<R, NR, AFTER> {
     #[inline(always)]
     unsafe fn run<const N: usize>(&mut self) {
         unsafe {
@@ -130,23 +108,21 @@ impl<R: AesRound, H: GroupHook, const NR: usize, const AFTER: usize> Group for F
             for (j, v) in s.iter_mut().enumerate() {
                 *v = R::load(self.t.add(j * R::LANES)).xor(self.c);
             }
-            self.hook.before_group(self.data, self.m);
             finish::<R, NR, AFTER, N>(&*self.keys, &mut s, self.data, self.m - (N - 1) * R::LANES);
         }
     }
 }
 
 /// Plain CTR's group: the next counters, byte-swapped and whitened; `m` blocks from `data`.
-struct PlainGroup<'h, R, H, const NR: usize> {
+struct PlainGroup<R, const NR: usize> {
     keys: *const RoundKeys,
     next: R,
     step: R,
     data: *mut Block,
     m: usize,
-    hook: &'h mut H,
 }
 
-impl<R: AesRound, H: GroupHook, const NR: usize> Group for PlainGroup<'_, R, H, NR> {
+impl<R: AesRound, const NR: usize> Group for PlainGroup<R, NR> {
     #[inline(always)]
     unsafe fn run<const N: usize>(&mut self) {
         unsafe {
@@ -157,7 +133,6 @@ impl<R: AesRound, H: GroupHook, const NR: usize> Group for PlainGroup<'_, R, H, 
                 *v = self.next.byte_reverse().xor(k0);
                 self.next = self.next.add32(self.step);
             }
-            self.hook.before_group(self.data, self.m);
             finish::<R, NR, 0, N>(keys, &mut s, self.data, self.m - (N - 1) * R::LANES);
         }
     }
@@ -166,17 +141,13 @@ impl<R: AesRound, H: GroupHook, const NR: usize> Group for PlainGroup<'_, R, H, 
 /// A whole FACE run, `IN_FLIGHT` registers at a time with the round keys in registers
 /// throughout. Register `j` of a group starts at counter byte `x_j`; it reads `T[x_j..]` and
 /// XORs the constant of its segment, recomputed at each wrap of byte 15.
-///
-/// The `n` blocks at `data` are one raw pointer rather than a slice so that `hook` may read
-/// them through the same pointer between groups (GCM hashes the ciphertext there).
 #[inline(always)]
-unsafe fn face_run<R: AesRound, H: GroupHook, const NR: usize, const AFTER: usize>(
+unsafe fn face_run<R: AesRound, const NR: usize, const AFTER: usize>(
     keys: &RoundKeys,
     t: &[Block],
     ctr: u128,
     data: *mut Block,
     n: usize,
-    hook: &mut H,
 ) {
     unsafe {
         assert!(t.len() >= 256 + TABLE_OVERHANG);
@@ -184,7 +155,7 @@ unsafe fn face_run<R: AesRound, H: GroupHook, const NR: usize, const AFTER: usiz
         let mut x = (ctr & 0xff) as usize;
         let mut base = ctr & !0xff;
         let c = segment_constant::<R, AFTER>(keys, base);
-        let mut g = FaceGroup::<R, H, NR, AFTER> { keys, t: t.as_ptr(), c, data, m: group, hook };
+        let mut g = FaceGroup::<R, NR, AFTER> { keys, t: t.as_ptr(), c, data, m: group };
         let mut i = 0;
         while i < n {
             // Whole groups inside the segment: one load and one XOR per register.
@@ -222,26 +193,25 @@ unsafe fn face_run<R: AesRound, H: GroupHook, const NR: usize, const AFTER: usiz
 /// Runs AES instructions on `R`: the caller holds a token of an ISA with them. `data .. data +
 /// n` is valid for reads and writes; `t` holds a table built for these counters.
 #[inline(always)]
-pub(crate) unsafe fn face_xor<R: AesRound, H: GroupHook>(
+pub(crate) unsafe fn face_xor<R: AesRound>(
     keys: &RoundKeys,
     after: usize,
     t: &[Block],
     ctr: u128,
     data: *mut Block,
     n: usize,
-    hook: &mut H,
 ) {
     unsafe {
         match (keys.rounds, after) {
-            (10, 0) => face_run::<R, H, 10, 0>(keys, t, ctr, data, n, hook),
-            (10, 1) => face_run::<R, H, 10, 1>(keys, t, ctr, data, n, hook),
-            (10, _) => face_run::<R, H, 10, 2>(keys, t, ctr, data, n, hook),
-            (12, 0) => face_run::<R, H, 12, 0>(keys, t, ctr, data, n, hook),
-            (12, 1) => face_run::<R, H, 12, 1>(keys, t, ctr, data, n, hook),
-            (12, _) => face_run::<R, H, 12, 2>(keys, t, ctr, data, n, hook),
-            (_, 0) => face_run::<R, H, 14, 0>(keys, t, ctr, data, n, hook),
-            (_, 1) => face_run::<R, H, 14, 1>(keys, t, ctr, data, n, hook),
-            (_, _) => face_run::<R, H, 14, 2>(keys, t, ctr, data, n, hook),
+            (10, 0) => face_run::<R, 10, 0>(keys, t, ctr, data, n),
+            (10, 1) => face_run::<R, 10, 1>(keys, t, ctr, data, n),
+            (10, _) => face_run::<R, 10, 2>(keys, t, ctr, data, n),
+            (12, 0) => face_run::<R, 12, 0>(keys, t, ctr, data, n),
+            (12, 1) => face_run::<R, 12, 1>(keys, t, ctr, data, n),
+            (12, _) => face_run::<R, 12, 2>(keys, t, ctr, data, n),
+            (_, 0) => face_run::<R, 14, 0>(keys, t, ctr, data, n),
+            (_, 1) => face_run::<R, 14, 1>(keys, t, ctr, data, n),
+            (_, _) => face_run::<R, 14, 2>(keys, t, ctr, data, n),
         }
     }
 }
@@ -249,12 +219,12 @@ pub(crate) unsafe fn face_xor<R: AesRound, H: GroupHook>(
 /// Plain CTR: counters kept little-endian in registers (a 32-bit add per block), byte-swapped
 /// to big-endian blocks, whitened and encrypted (round keys from memory, see [`finish`]).
 #[inline(always)]
-unsafe fn plain_run<R: AesRound, H: GroupHook, const NR: usize>(keys: &RoundKeys, ctr: u128, data: *mut Block, n: usize, hook: &mut H) {
+unsafe fn plain_run<R: AesRound, const NR: usize>(keys: &RoundKeys, ctr: u128, data: *mut Block, n: usize) {
     unsafe {
         let (lanes, group) = (R::LANES, IN_FLIGHT * R::LANES);
         let next = R::broadcast_u128(ctr).add32(R::lane_index());
         let step = R::splat_low32(lanes as u32);
-        let mut g = PlainGroup::<R, H, NR> { keys, next, step, data, m: group, hook };
+        let mut g = PlainGroup::<R, NR> { keys, next, step, data, m: group };
         let mut i = 0;
         while n - i >= group {
             g.data = data.add(i);
@@ -274,12 +244,12 @@ unsafe fn plain_run<R: AesRound, H: GroupHook, const NR: usize>(keys: &RoundKeys
 /// # Safety
 /// As for [`face_xor`].
 #[inline(always)]
-pub(crate) unsafe fn plain_xor<R: AesRound, H: GroupHook>(keys: &RoundKeys, ctr: u128, data: *mut Block, n: usize, hook: &mut H) {
+pub(crate) unsafe fn plain_xor<R: AesRound>(keys: &RoundKeys, ctr: u128, data: *mut Block, n: usize) {
     unsafe {
         match keys.rounds {
-            10 => plain_run::<R, H, 10>(keys, ctr, data, n, hook),
-            12 => plain_run::<R, H, 12>(keys, ctr, data, n, hook),
-            _ => plain_run::<R, H, 14>(keys, ctr, data, n, hook),
+            10 => plain_run::<R, 10>(keys, ctr, data, n),
+            12 => plain_run::<R, 12>(keys, ctr, data, n),
+            _ => plain_run::<R, 14>(keys, ctr, data, n),
         }
     }
 }
@@ -335,12 +305,12 @@ unsafe fn segment_constant_any<R: AesRound>(keys: &RoundKeys, base: u128, r: usi
 
 #[inline(always)]
 unsafe fn plain_slice<R: AesRound>(keys: &RoundKeys, ctr: u128, data: &mut [Block]) {
-    unsafe { plain_xor::<R, ()>(keys, ctr, data.as_mut_ptr(), data.len(), &mut ()) }
+    unsafe { plain_xor::<R>(keys, ctr, data.as_mut_ptr(), data.len()) }
 }
 
 #[inline(always)]
 unsafe fn face_slice<R: AesRound>(keys: &RoundKeys, after: usize, t: &[Block], ctr: u128, data: &mut [Block]) {
-    unsafe { face_xor::<R, ()>(keys, after, t, ctr, data.as_mut_ptr(), data.len(), &mut ()) }
+    unsafe { face_xor::<R>(keys, after, t, ctr, data.as_mut_ptr(), data.len()) }
 }
 
 // One kernel per job, so that each gets an entry of its own (in one entry, the jobs' loops

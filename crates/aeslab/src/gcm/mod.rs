@@ -2,11 +2,14 @@
 //!
 //! The keystream is aeslab's CTR with the 32-bit counter on any AES backend and FACE level;
 //! with a 96-bit nonce the counter block is `nonce ‖ 1`, and with FACE the table is built once
-//! per message, on the stack. GHASH (`ghash`) runs with carry-less multiplies where the CPU has
-//! them, else in portable constant-time code. On the AES-instruction backends the GHASH of one
-//! group of blocks runs in the same loop body as the AES rounds of the next (`stitch.rs`, when
-//! the GHASH has the backend's register width); otherwise the two alternate per 4 KiB chunk,
-//! which stays in L1 between the CTR pass and the GHASH pass.
+//! per message, on the stack, when the message is long enough for it to pay. GHASH (`ghash`)
+//! runs with carry-less multiplies where the CPU has them, else in portable constant-time code.
+//!
+//! On the AES-instruction backends whose GHASH has the same register width, one kernel
+//! (`insn.rs`) does the whole message at every length: the GHASH of one group of blocks is
+//! multiplied between the AES rounds of the next, in the loop it owns. The other backends
+//! (bitsliced, T-table) alternate a CTR pass and a GHASH pass per 4 KiB chunk, which stays in
+//! L1, or take the short path for short messages ([`Gcm::crypt_short`]).
 //!
 //! [`Gcm`] takes keys of 16, 24 or 32 bytes, nonces of any non-zero length (other than 12
 //! bytes through GHASH), tags of 12 to 16 bytes. It is immutable once made: sealing and
@@ -38,12 +41,13 @@ use crate::ghash::ClmulReg;
 
 pub use crate::ghash::GhashImpl;
 
-/// Bytes per CTR-then-GHASH step when the two are not stitched: small enough to stay in L1.
+/// Bytes per CTR-then-GHASH step on the backends without a whole-message kernel: small enough
+/// to stay in L1.
 const CHUNK: usize = 4096;
 
-/// Messages up to this many bytes, with AD up to [`SHORT_AD`], take the short path
-/// ([`Gcm::crypt_short`]): 31 blocks, so that with E(J0) the keystream is 32 (two groups of
-/// ymm registers, one of zmm). Beyond it the stitched loop's overlap of CTR and GHASH wins.
+/// On the backends without a whole-message kernel, messages up to this many bytes, with AD up
+/// to [`SHORT_AD`], take the short path ([`Gcm::crypt_short`]): 31 blocks, so that with E(J0)
+/// the keystream is 32.
 const SHORT_MESSAGE: usize = 496;
 /// The AD the short path takes (a TLS or QUIC header fits): with the message and the lengths,
 /// at most 36 blocks to hash.
@@ -231,6 +235,20 @@ impl Gcm {
     fn crypt(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], decrypt: bool) -> Result<Block, Error> {
         Self::check_lengths(buf.len())?;
         let j0 = self.j0(nonce)?;
+        let gcm = any_as_dyn!(&self.aes, GcmEngine);
+        // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
+        // 32-bit counter), when FACE is on and the message is long enough for the table to pay
+        // for itself; shorter messages run plain CTR, which is then the faster.
+        let ctr = Counter::Be32.advance(j0, 1);
+        let face_pays = self.face != FaceLevel::None && buf.len() / 16 >= face_pays_from_blocks(self.aes.kind());
+        let mut table = face_pays.then(FaceTable::default);
+        if let Some(t) = table.as_mut() {
+            engine(&self.aes).build_table(self.face, ctr, t);
+        }
+        // The AES-instruction backends: the whole message in one kernel, at every length.
+        if let Some(tag) = gcm.message(self.face, table.as_ref(), &self.ghash, j0, ad, buf, decrypt) {
+            return Ok(tag);
+        }
         if ad.len() <= SHORT_AD {
             // Buffers sized to the message: zeroing the larger ones cost 16-byte messages 10%.
             if buf.len() <= 112 {
@@ -242,19 +260,6 @@ impl Gcm {
             if buf.len() <= SHORT_MESSAGE {
                 return Ok(self.crypt_short::<32, { 32 + SHORT_AD / 16 }>(j0, ad, buf, decrypt));
             }
-        }
-        let gcm = any_as_dyn!(&self.aes, GcmEngine);
-        let n_blocks = buf.len() / 16;
-        // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
-        // 32-bit counter), when FACE is on and the message is long enough for the table to pay
-        // for itself; shorter messages run plain CTR, which is then the faster.
-        let ctr = Counter::Be32.advance(j0, 1);
-        let mut table = (self.face != FaceLevel::None && n_blocks >= face_pays_from_blocks(self.aes.kind())).then(FaceTable::default);
-        if let Some(t) = table.as_mut() {
-            engine(&self.aes).build_table(self.face, ctr, t);
-        }
-        if let Some(tag) = gcm.message(self.face, table.as_ref(), &self.ghash, j0, ad, buf, decrypt) {
-            return Ok(tag);
         }
         let (blocks, tail) = buf.as_chunks_mut::<16>();
         // E(J0), and the keystream of a partial last block, in one call (two blocks in flight).
