@@ -58,7 +58,9 @@ pub fn run(args: &CtrArgs) -> CliResult {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(format!("reading stdin: {e}")),
         };
-        ctr.apply_keystream(&mut buf[..n]);
+        // Refused before anything of this chunk is written: past the end of the counter space
+        // the keystream would repeat.
+        ctr.try_apply_keystream(&mut buf[..n]).map_err(|e| e.to_string())?;
         output.write_all(&buf[..n]).map_err(|e| format!("writing stdout: {e}"))?;
     }
     output.flush().map_err(|e| format!("writing stdout: {e}"))

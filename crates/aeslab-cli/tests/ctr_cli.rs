@@ -32,19 +32,30 @@ fn ctr_encrypts_sp800_38a_f5_1_and_decrypts_back_on_every_backend_and_level() {
 }
 
 #[test]
-fn ctr_counter_32_wraps_the_low_word_only() {
+fn ctr_counter_32_ends_at_its_last_block_instead_of_wrapping() {
+    // Two blocks before the end of the 32-bit counter space.
     let iv = "000102030405060708090a0bfffffffe";
     let data = vec![0x5au8; 100];
     let out = aeslab(&["ctr", "--key", KEY, "--iv", iv, "--counter", "32"], &data);
-    assert!(out.status.success());
-    let mut expect = data.clone();
-    DynCtr::new(&hex::decode(KEY).unwrap(), &hex::decode(iv).unwrap(), BackendKind::Table, FaceLevel::None, Counter::Be32)
+    assert!(!out.status.success(), "100 bytes need 7 blocks, 2 are left");
+    assert!(out.stdout.is_empty(), "no keystream is written, repeated or not");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the 32-bit counter has keystream for 32 more bytes, not 100"), "{err}");
+    // Up to the end it works, and matches the library.
+    let out = aeslab(&["ctr", "--key", KEY, "--iv", iv, "--counter", "32"], &data[..32]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut expect = data[..32].to_vec();
+    DynCtr::new(&hex::decode(KEY).unwrap(), &hex::decode(iv).unwrap(), BackendKind::Ct64, FaceLevel::None, Counter::Be32)
         .unwrap()
         .apply_keystream(&mut expect);
     assert_eq!(out.stdout, expect);
+    // The 128-bit counter carries on into byte 11.
     let out128 = aeslab(&["ctr", "--key", KEY, "--iv", iv, "--counter", "128"], &data);
-    assert_eq!(out128.stdout[..32], out.stdout[..32], "same until the 32-bit wrap");
-    assert_ne!(out128.stdout[32..], out.stdout[32..], "different after it");
+    assert!(out128.status.success());
+    assert_eq!(out128.stdout[..32], expect[..]);
+    // The probe of issue 21: one block left, two asked for.
+    let probe = aeslab(&["ctr", "--counter", "32", "--key", KEY, "--iv", "000000000000000000000000ffffffff"], &[0u8; 32]);
+    assert!(!probe.status.success() && probe.stdout.is_empty());
 }
 
 #[test]

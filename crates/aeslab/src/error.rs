@@ -32,6 +32,9 @@ pub enum Error {
     InvalidNonceLength(usize),
     /// The message exceeds the mode's limit.
     MessageTooLong { len: u64, max: u64 },
+    /// A CTR stream was asked for keystream past the end of its counter space: the counter
+    /// would wrap and repeat keystream it may already have given out.
+    CounterExhausted { counter_bits: u32, requested: usize, remaining: u128 },
     /// The backend exists but this CPU lacks an instruction set it needs.
     BackendUnavailable {
         backend: &'static str,
@@ -67,6 +70,11 @@ impl fmt::Display for Error {
             Error::InvalidTagLength(n) => write!(f, "invalid tag length {n} bytes (expected 12 to 16)"),
             Error::InvalidNonceLength(n) => write!(f, "invalid nonce length {n} bytes (expected at least 1; 12 is the fast path)"),
             Error::MessageTooLong { len, max } => write!(f, "message of {len} bytes is too long (at most {max} bytes)"),
+            Error::CounterExhausted { counter_bits, requested, remaining } => write!(
+                f,
+                "the {counter_bits}-bit counter has keystream for {remaining} more bytes, not {requested}: \
+                 past that it would wrap and repeat keystream"
+            ),
             Error::BackendUnavailable { backend, requires } => write!(
                 f,
                 "backend `{backend}` is not available on this CPU (it requires {requires})"

@@ -119,6 +119,16 @@ fn start_counters(rng: &mut StdRng) -> Vec<[u8; 16]> {
     ]
 }
 
+/// Keystream bytes from first counter block `iv` to the end of the counter space.
+fn room_bytes(iv: &[u8; 16], counter: Counter) -> u128 {
+    let c = u128::from_be_bytes(*iv);
+    let blocks = match counter {
+        Counter::Be128 => (u128::MAX - c).saturating_add(1),
+        Counter::Be32 => u128::from(u32::MAX - c as u32) + 1,
+    };
+    blocks.saturating_mul(16)
+}
+
 /// Applies the keystream to `data` in random chunks (some of them 0 bytes or one byte).
 fn apply_chunked(c: &mut DynCtr, data: &mut [u8], rng: &mut StdRng) {
     let mut at = 0;
@@ -148,15 +158,25 @@ fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
 
                 for counter in [Counter::Be128, Counter::Be32] {
                     let wrap32 = counter == Counter::Be32;
-                    let expect = if wrap32 { reference_ctr32(&key, &iv, &data) } else { openssl_ctr128(&key, &iv, &data) };
+                    // Up to the end of the counter space, which the stream refuses to pass.
+                    let room = usize::try_from(room_bytes(&iv, counter)).unwrap_or(usize::MAX);
+                    let len = len.min(room);
+                    let data = &data[..len];
+                    let expect = if wrap32 { reference_ctr32(&key, &iv, data) } else { openssl_ctr128(&key, &iv, data) };
                     let what = format!("{kind} {level} AES-{} ctr{} case {case} len {len}", key_len * 8, if wrap32 { 32 } else { 128 });
 
                     let mut c = DynCtr::new(&key, &iv, kind, level, counter).unwrap();
                     c.precompute();
-                    let mut buf = data.clone();
+                    let mut buf = data.to_vec();
                     apply_chunked(&mut c, &mut buf, &mut rng);
                     assert!(buf == expect, "{what}: chunked");
                     assert_eq!(c.position(), len as u128);
+                    if len == room {
+                        // At the end: one more byte is refused and left as it was.
+                        let mut one = [7u8];
+                        assert!(c.try_apply_keystream(&mut one).is_err(), "{what}: past the end");
+                        assert_eq!(one, [7]);
+                    }
 
                     // Seek to a random byte and decrypt from there.
                     if len > 0 {
@@ -290,4 +310,50 @@ fn threaded_keystream_equals_single_threaded() {
             assert_eq!(b.position(), data.len() as u128);
         }
     }
+}
+
+/// The counter never wraps: a call that would run past counter 2^32 − 1 (32-bit) or 2^128 − 1
+/// (128-bit) is refused, with the buffer left as it was, where it used to repeat keystream.
+#[test]
+fn the_counter_space_ends_instead_of_wrapping() {
+    use aeslab::Error;
+    let key = [0u8; 16];
+    for kind in common::aes_backends("tests/ctr.rs") {
+        for (counter, iv, bits) in [
+            (Counter::Be32, [[0x11u8; 12].as_slice(), &[0xff; 4]].concat(), 32),
+            (Counter::Be128, vec![0xff; 16], 128),
+        ] {
+            let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::FASTEST, counter).unwrap();
+            assert_eq!(c.remaining(), 16);
+            let mut buf = [0u8; 32];
+            let err = c.try_apply_keystream(&mut buf).unwrap_err();
+            assert_eq!(err, Error::CounterExhausted { counter_bits: bits, requested: 32, remaining: 16 }, "{kind}");
+            assert_eq!((buf, c.position()), ([0; 32], 0), "{kind}: nothing done");
+            // The last block is there, and then nothing.
+            c.try_apply_keystream(&mut buf[..10]).unwrap();
+            c.try_apply_keystream(&mut buf[10..16]).unwrap();
+            let iv16: [u8; 16] = iv.as_slice().try_into().unwrap();
+            assert_eq!(&buf[..16], &reference_ctr32(&key, &iv16, &[0; 16])[..], "{kind}");
+            assert!(c.try_apply_keystream(&mut buf[16..17]).is_err(), "{kind}");
+            assert!(c.try_apply_keystream(&mut []).is_ok(), "{kind}: nothing is always fine");
+        }
+    }
+    // Through the RustCrypto traits: `try_apply_keystream` and seeking past the end fail.
+    let mut iv = [0u8; 16];
+    iv[12..].copy_from_slice(&[0xff, 0xff, 0xff, 0xfe]);
+    let mut c = Aes128Ctr32::new_from_slices(&key, &iv).unwrap();
+    assert!(c.try_apply_keystream(&mut [0u8; 33]).is_err());
+    assert!(c.try_apply_keystream(&mut [0u8; 32]).is_ok());
+    assert!(c.try_apply_keystream(&mut [0u8; 1]).is_err());
+    assert!(c.try_seek(32u64).is_ok());
+    assert!(c.try_seek(33u64).is_err());
+}
+
+#[test]
+#[should_panic(expected = "end of keystream reached")]
+fn apply_keystream_panics_past_the_end_as_rustcrypto_does() {
+    let mut iv = [0u8; 16];
+    iv[12..].copy_from_slice(&[0xff; 4]);
+    let mut c = Aes128Ctr32::new_from_slices(&[0u8; 16], &iv).unwrap();
+    c.apply_keystream(&mut [0u8; 17]);
 }

@@ -191,8 +191,63 @@ impl DynCtr {
         self.plain_run.1 >= face_pays_from_blocks(self.key.kind()) as u64
     }
 
+    /// Index of the last keystream block this stream may use: its counter never wraps, so the
+    /// space ends at counter 2^32 − 1 (32-bit counter) or 2^128 − 1 (128-bit). Past it the
+    /// counter would come back to values it may already have used — keystream reuse.
+    /// (OpenSSL's CTR wraps there instead; RustCrypto's `ctr` refuses, one block earlier.)
+    fn last_block(&self) -> u128 {
+        match self.counter {
+            Counter::Be128 => u128::MAX - self.iv,
+            Counter::Be32 => u128::from(u32::MAX - self.iv as u32),
+        }
+    }
+
+    /// Keystream bytes left before the end of the counter space (`u128::MAX` when more than
+    /// that).
+    pub fn remaining(&self) -> u128 {
+        self.last_block().checked_add(1).and_then(|blocks| blocks.checked_mul(16)).map_or(u128::MAX, |end| end.saturating_sub(self.pos))
+    }
+
+    /// `Ok` if `len` more keystream bytes lie inside the counter space; otherwise the error,
+    /// and a call of that length would be refused.
+    pub fn check_remaining(&self, len: usize) -> Result<(), Error> {
+        if len == 0 {
+            return Ok(());
+        }
+        match self.pos.checked_add(len as u128 - 1) {
+            Some(last_byte) if last_byte / 16 <= self.last_block() => Ok(()),
+            _ => Err(Error::CounterExhausted {
+                counter_bits: match self.counter {
+                    Counter::Be128 => 128,
+                    Counter::Be32 => 32,
+                },
+                requested: len,
+                remaining: self.remaining(),
+            }),
+        }
+    }
+
+    /// XORs the keystream into `buf` and advances; an error, with `buf` untouched, if that
+    /// would run past the end of the counter space.
+    pub fn try_apply_keystream(&mut self, buf: &mut [u8]) -> Result<(), Error> {
+        self.check_remaining(buf.len())?;
+        self.apply_unchecked(buf);
+        Ok(())
+    }
+
     /// XORs the keystream into `buf` and advances.
+    ///
+    /// # Panics
+    /// If that would run past the end of the counter space, as RustCrypto's streams do (see
+    /// [`DynCtr::try_apply_keystream`]).
     pub fn apply_keystream(&mut self, buf: &mut [u8]) {
+        if let Err(e) = self.try_apply_keystream(buf) {
+            panic!("aeslab CTR: {e}");
+        }
+    }
+
+    /// [`DynCtr::apply_keystream`] without the check: the caller made it.
+    fn apply_unchecked(&mut self, buf: &mut [u8]) {
         let mut rest = buf;
         let offset = (self.pos % 16) as usize;
         if offset != 0 {
@@ -227,13 +282,19 @@ impl DynCtr {
     /// per process and kept, so a call costs a few microseconds of hand-off rather than a
     /// thread spawn each): the buffer is cut into contiguous pieces on block boundaries; each
     /// piece runs on a clone of this stream sought to it, the first on the calling thread.
+    ///
+    /// # Panics
+    /// As [`DynCtr::apply_keystream`], before any thread starts.
     pub fn apply_keystream_threaded(&mut self, buf: &mut [u8], threads: usize) {
+        if let Err(e) = self.check_remaining(buf.len()) {
+            panic!("aeslab CTR: {e}");
+        }
         // Waking a pool thread that has gone to sleep takes tens of microseconds on a VM: on
         // Zen 3, 256 KiB on two threads (about 7 µs each on vaes256) ran slower than on one.
         const MIN_PER_THREAD: usize = 512 * 1024;
         let threads = threads.min(rayon::current_num_threads()).clamp(1, (buf.len() / MIN_PER_THREAD).max(1));
         if threads == 1 {
-            self.apply_keystream(buf);
+            self.apply_unchecked(buf);
             return;
         }
         let piece = buf.len().div_ceil(threads).div_ceil(16) * 16;
@@ -249,10 +310,10 @@ impl DynCtr {
         }
         rayon::scope(|scope| {
             for (mut part, chunk) in parts {
-                scope.spawn(move |_| part.apply_keystream(chunk));
+                scope.spawn(move |_| part.apply_unchecked(chunk));
             }
             // This stream does the first piece, and keeps what it builds (FACE's table).
-            self.apply_keystream(first);
+            self.apply_unchecked(first);
         });
         self.pos = start + buf.len() as u128;
     }
@@ -301,7 +362,13 @@ impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
     }
 
     /// [`StreamCipher::apply_keystream`] on `threads` threads (see [`DynCtr::apply_keystream_threaded`]).
+    ///
+    /// # Panics
+    /// As [`DynCtr::apply_keystream`], before any thread starts.
     pub fn apply_keystream_threaded(&mut self, buf: &mut [u8], threads: usize) {
+        if let Err(e) = self.check_remaining(buf.len()) {
+            panic!("aeslab CTR: {e}");
+        }
         self.inner.apply_keystream_threaded(buf, threads);
     }
 }
@@ -327,18 +394,20 @@ impl<K: AesKeySize, M: CounterMode> InnerIvInit for AesCtr<K, M> {
 }
 
 impl<K: AesKeySize, M: CounterMode> StreamCipher for AesCtr<K, M> {
-    /// The counter wraps (2^128 blocks, or 2^32 for [`Ctr32BE`]), so any length is accepted.
-    fn check_remaining(&self, _data_len: usize) -> Result<(), StreamCipherError> {
-        Ok(())
+    /// Refuses a call that would run past the end of the counter space (counter 2^128 − 1, or
+    /// 2^32 − 1 for [`Ctr32BE`]): the counter never wraps, so keystream is never repeated. The
+    /// trait's `apply_keystream` then panics, as RustCrypto's `ctr` does.
+    fn check_remaining(&self, data_len: usize) -> Result<(), StreamCipherError> {
+        self.inner.check_remaining(data_len).map_err(|_| StreamCipherError)
     }
 
     fn unchecked_apply_keystream_inout(&mut self, buf: InOutBuf<'_, '_, u8>) {
-        self.inner.apply_keystream(buf.into_out_with_copied_in());
+        self.inner.apply_unchecked(buf.into_out_with_copied_in());
     }
 
     fn unchecked_write_keystream(&mut self, buf: &mut [u8]) {
         buf.fill(0);
-        self.inner.apply_keystream(buf);
+        self.inner.apply_unchecked(buf);
     }
 }
 
@@ -353,6 +422,11 @@ impl<K: AesKeySize, M: CounterMode> StreamCipherSeek for AesCtr<K, M> {
     fn try_seek<T: SeekNum>(&mut self, pos: T) -> Result<(), StreamCipherError> {
         let (block, byte): (u128, u8) = pos.into_block_byte(16).map_err(|_| StreamCipherError)?;
         let bytes = block.checked_mul(16).and_then(|b| b.checked_add(u128::from(byte))).ok_or(StreamCipherError)?;
+        // Up to the end of the counter space, not past it.
+        let end = self.inner.last_block().checked_add(1).and_then(|blocks| blocks.checked_mul(16));
+        if end.is_some_and(|end| bytes > end) {
+            return Err(StreamCipherError);
+        }
         self.inner.seek_to(bytes);
         Ok(())
     }
