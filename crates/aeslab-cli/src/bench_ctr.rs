@@ -109,7 +109,7 @@ fn variants(args: &BenchCtrArgs, key: &[u8], iv: [u8; 16]) -> Vec<Variant> {
                     face,
                     threads,
                     make: Box::new(move || {
-                        let mut ctr = DynCtr::new(&key, &iv, kind, face, Counter::Be128).expect("available backend");
+                        let mut ctr = DynCtr::new_variable_time(&key, &iv, kind, face, Counter::Be128).expect("available backend");
                         ctr.precompute();
                         Box::new(Aeslab { ctr, threads })
                     }),
@@ -218,10 +218,10 @@ fn key_setup(args: &BenchCtrArgs, cal: &Calibration, plan: Plan, key: &[u8], iv:
                 let key = key.to_vec();
                 names.push(("aeslab", kind.name().to_string(), face));
                 if face == FaceLevel::None {
-                    jobs.push(Box::new(move || drop(std::hint::black_box(AnyAes::new(kind, &key)))));
+                    jobs.push(Box::new(move || drop(std::hint::black_box(AnyAes::new_variable_time(kind, &key)))));
                 } else {
                     jobs.push(Box::new(move || {
-                        let mut c = DynCtr::new(&key, &iv, kind, face, Counter::Be128).expect("available backend");
+                        let mut c = DynCtr::new_variable_time(&key, &iv, kind, face, Counter::Be128).expect("available backend");
                         c.precompute();
                         drop(std::hint::black_box(c));
                     }));

@@ -35,6 +35,9 @@ pub struct CtrArgs {
     /// FACE level: none, rd0, rd1, rd1p, rd2, rd2p; default: rd2p.
     #[arg(long)]
     face: Option<String>,
+    /// Accept a variable-time backend (`table`): its timing depends on the key and the data.
+    #[arg(long)]
+    allow_variable_time: bool,
 }
 
 pub fn run(args: &CtrArgs) -> CliResult {
@@ -46,7 +49,12 @@ pub fn run(args: &CtrArgs) -> CliResult {
         CounterArg::C128 => Counter::Be128,
         CounterArg::C32 => Counter::Be32,
     };
-    let mut ctr = DynCtr::new(&key, &iv, backend, level, counter).map_err(|e| e.to_string())?;
+    let mut ctr = if args.allow_variable_time {
+        DynCtr::new_variable_time(&key, &iv, backend, level, counter)
+    } else {
+        DynCtr::new(&key, &iv, backend, level, counter)
+    }
+    .map_err(|e| e.to_string())?;
 
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();

@@ -36,6 +36,9 @@ pub struct GcmArgs {
     /// FACE level of the CTR keystream.
     #[arg(long, default_value = "rd2p")]
     face: String,
+    /// Accept a variable-time backend (`table`): its timing depends on the key and the data.
+    #[arg(long)]
+    allow_variable_time: bool,
 }
 
 pub fn run(cmd: &GcmCommand) -> CliResult {
@@ -48,7 +51,12 @@ pub fn run(cmd: &GcmCommand) -> CliResult {
     let ad = parse_hex("ad", &args.ad)?;
     let kind = backend_or_default(args.backend.as_deref())?;
     let level = face_or(Some(&args.face), FaceLevel::FASTEST)?;
-    let gcm = Gcm::with_options(&key, kind, level, GhashImpl::fastest(), args.tag_len).map_err(|e| e.to_string())?;
+    let gcm = if args.allow_variable_time {
+        Gcm::with_options_variable_time(&key, kind, level, GhashImpl::fastest(), args.tag_len)
+    } else {
+        Gcm::with_options(&key, kind, level, GhashImpl::fastest(), args.tag_len)
+    }
+    .map_err(|e| e.to_string())?;
     let input = read_stdin()?;
     let output = if seal { gcm.seal(&nonce, &ad, &input) } else { gcm.open(&nonce, &ad, &input) }.map_err(|e| e.to_string())?;
     write_stdout(&output)

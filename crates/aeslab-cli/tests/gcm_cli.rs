@@ -19,7 +19,7 @@ fn gcm_seal_matches_the_specification_and_open_round_trips() {
     );
     for face in ["none", "rd1", "rd2p"] {
         for backend in ["ct64", "table"] {
-            let args = ["gcm", "open", "--key", K3, "--nonce", N3, "--face", face, "--backend", backend];
+            let args = ["gcm", "open", "--key", K3, "--nonce", N3, "--face", face, "--backend", backend, "--allow-variable-time"];
             let opened = aeslab(&args, &out.stdout);
             assert!(opened.status.success() && opened.stdout == pt, "{face} {backend}");
         }
@@ -71,4 +71,25 @@ fn bench_gcm_json_has_bench_ctrs_record_shape() {
     // Go's GCM runs from `peers/go` whenever `go` is on PATH.
     let has_go = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("go").is_file()));
     assert_eq!(impls.iter().filter(|i| *i == "go").count(), if has_go { 2 } else { 0 });
+}
+
+/// The variable-time `table` backend only when asked for by name: `gcm seal --backend table`
+/// used to run silently.
+#[test]
+fn gcm_and_ctr_refuse_the_table_backend_without_allow_variable_time() {
+    for args in [
+        &["gcm", "seal", "--key", K3, "--nonce", N3, "--backend", "table"][..],
+        &["gcm", "open", "--key", K3, "--nonce", N3, "--backend", "table"],
+        &["ctr", "--key", K3, "--iv", "000102030405060708090a0b0c0d0e0f", "--backend", "table"],
+    ] {
+        let out = aeslab(args, b"hello, world and then some");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && out.stdout.is_empty(), "{args:?}");
+        assert!(err.contains("runs in variable time") && err.contains("--allow-variable-time"), "{args:?}: {err}");
+        let mut allowed = args.to_vec();
+        allowed.push("--allow-variable-time");
+        let ok = aeslab(&allowed, b"hello, world and then some");
+        // (`gcm open` of a plaintext then fails authentication, which is still not a refusal.)
+        assert!(!String::from_utf8_lossy(&ok.stderr).contains("variable time"), "{allowed:?}");
+    }
 }

@@ -36,7 +36,7 @@ fn secret(n: usize, seed: u8) -> Vec<u8> {
 fn aes_path(kind: BackendKind) {
     for key_len in [16, 24, 32] {
         let key = secret(key_len, 1);
-        let aes = AnyAes::new(kind, &key).expect("available");
+        let aes = AnyAes::new_variable_time(kind, &key).expect("available");
         let mut blocks: Vec<[u8; 16]> = secret(16 * 37, 2).chunks_exact(16).map(|c| c.try_into().unwrap()).collect();
         aes.encrypt_blocks(&mut blocks);
         aes.decrypt_blocks(&mut blocks);
@@ -51,7 +51,7 @@ fn ctr_path(kind: BackendKind, level: FaceLevel) {
     let key = secret(16, 3);
     let mut iv = bytes(16, 4);
     iv[15] = 0xf0;
-    let mut ctr = DynCtr::new(&key, &iv, kind, level, Counter::Be128).expect("available");
+    let mut ctr = DynCtr::new_variable_time(&key, &iv, kind, level, Counter::Be128).expect("available");
     let mut data = secret(700, 5);
     ctr.apply_keystream(&mut data[..33]);
     ctr.apply_keystream(&mut data[33..]);

@@ -16,6 +16,8 @@ pub enum Error {
     InvalidIvLength(usize),
     /// A constant-time scheme was asked to run on a variable-time backend.
     VariableTime { backend: &'static str, scheme: &'static str },
+    /// A variable-time backend where the caller did not choose variable time by name.
+    VariableTimeNotChosen { backend: &'static str, scheme: &'static str, opt_in: &'static str },
     /// The AEAD ciphertext did not authenticate (nothing is returned).
     AuthenticationFailed,
     /// The ciphertext is shorter than the tag it must contain.
@@ -55,6 +57,12 @@ impl fmt::Display for Error {
             Error::VariableTime { backend, scheme } => write!(
                 f,
                 "backend `{backend}` is variable-time; {scheme} runs only on constant-time backends"
+            ),
+            Error::VariableTimeNotChosen { backend, scheme, opt_in } => write!(
+                f,
+                "backend `{backend}` runs in variable time (its table lookups depend on the key and the data); \
+                 {scheme} uses it only when asked for by name: `{opt_in}` in the library, \
+                 `--allow-variable-time` in the CLI"
             ),
             Error::AuthenticationFailed => write!(f, "authentication failed: the ciphertext, nonce, associated data or key is wrong"),
             Error::CiphertextTooShort { len, tag } => {

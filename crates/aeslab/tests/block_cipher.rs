@@ -64,7 +64,7 @@ b6ed21b99ca6f4f9f153e7b1beafed1d23304b7a39f9f3ff067d8d8f9e24ecc7",
 fn fips197_appendix_c_on_every_backend() {
     for kind in available() {
         for (key, pt, ct) in FIPS197_C {
-            let aes = AnyAes::new(kind, &h(key)).unwrap();
+            let aes = AnyAes::new_variable_time(kind, &h(key)).unwrap();
             let mut b = blocks_of(&h(pt));
             aes.encrypt_blocks(&mut b);
             assert_eq!(hex::encode(b[0]), *ct, "{kind} encrypt, key {key}");
@@ -78,7 +78,7 @@ fn fips197_appendix_c_on_every_backend() {
 fn sp800_38a_f1_ecb_on_every_backend() {
     for kind in available() {
         for (key, ct) in SP800_38A_ECB {
-            let aes = AnyAes::new(kind, &h(key)).unwrap();
+            let aes = AnyAes::new_variable_time(kind, &h(key)).unwrap();
             // All four blocks in one call (a partial batch) and one block per call.
             let mut together = blocks_of(&h(SP800_38A_PLAINTEXT));
             aes.encrypt_blocks(&mut together);
@@ -125,7 +125,7 @@ fn every_backend_matches_openssl_on_random_inputs() {
             let mut data = vec![0u8; 16 * n];
             rng.fill(&mut data[..]);
 
-            let aes = AnyAes::new(kind, &key).unwrap();
+            let aes = AnyAes::new_variable_time(kind, &key).unwrap();
             let mut b = blocks_of(&data);
             aes.encrypt_blocks(&mut b);
             let ct = b.concat();
@@ -156,7 +156,7 @@ fn unknown_and_unavailable_backends_are_errors() {
     let err = AnyAes::with_backend_name("aes-magic", &[0u8; 16]).err().unwrap();
     assert!(err.to_string().contains("unknown backend `aes-magic`"), "{err}");
     for kind in BackendKind::ALL.iter().filter(|k| !k.available()) {
-        let err = AnyAes::new(*kind, &[0u8; 16]).err().unwrap();
+        let err = AnyAes::new_variable_time(*kind, &[0u8; 16]).err().unwrap();
         assert!(err.to_string().contains("not available on this CPU"), "{err}");
     }
 }
@@ -167,7 +167,7 @@ fn names_round_trip_and_bad_key_lengths_are_errors() {
         assert_eq!(BackendKind::from_name(kind.name()).unwrap(), *kind);
         if kind.available() {
             for len in [0, 15, 17, 31, 33] {
-                let err = AnyAes::new(*kind, &vec![0u8; len]).err().unwrap();
+                let err = AnyAes::new_variable_time(*kind, &vec![0u8; len]).err().unwrap();
                 assert_eq!(err, aeslab::Error::InvalidKeyLength(len));
             }
         }

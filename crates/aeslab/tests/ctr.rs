@@ -54,12 +54,12 @@ fn sp800_38a_f5_on_every_backend_and_level() {
         for (key, ct) in F5 {
             // `precompute`: FACE from the first block (a stream builds its table only once it
             // pays, which four blocks never do).
-            let mut c = DynCtr::new(&h(key), &h(F5_IV), kind, level, Counter::Be128).unwrap();
+            let mut c = DynCtr::new_variable_time(&h(key), &h(F5_IV), kind, level, Counter::Be128).unwrap();
             c.precompute();
             let mut buf = h(F5_PT);
             c.apply_keystream(&mut buf);
             assert_eq!(hex::encode(&buf), *ct, "{kind} {level} encrypt key {key}");
-            let mut d = DynCtr::new(&h(key), &h(F5_IV), kind, level, Counter::Be128).unwrap();
+            let mut d = DynCtr::new_variable_time(&h(key), &h(F5_IV), kind, level, Counter::Be128).unwrap();
             d.precompute();
             d.apply_keystream(&mut buf);
             assert_eq!(hex::encode(&buf), F5_PT, "{kind} {level} decrypt key {key}");
@@ -165,7 +165,7 @@ fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
                     let expect = if wrap32 { reference_ctr32(&key, &iv, data) } else { openssl_ctr128(&key, &iv, data) };
                     let what = format!("{kind} {level} AES-{} ctr{} case {case} len {len}", key_len * 8, if wrap32 { 32 } else { 128 });
 
-                    let mut c = DynCtr::new(&key, &iv, kind, level, counter).unwrap();
+                    let mut c = DynCtr::new_variable_time(&key, &iv, kind, level, counter).unwrap();
                     c.precompute();
                     let mut buf = data.to_vec();
                     apply_chunked(&mut c, &mut buf, &mut rng);
@@ -181,7 +181,7 @@ fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
                     // Seek to a random byte and decrypt from there.
                     if len > 0 {
                         let at = rng.random_range(0..len);
-                        let mut d = DynCtr::new(&key, &iv, kind, level, counter).unwrap();
+                        let mut d = DynCtr::new_variable_time(&key, &iv, kind, level, counter).unwrap();
                         d.seek_to(at as u128);
                         d.precompute();
                         let mut tail = expect[at..].to_vec();
@@ -209,10 +209,10 @@ fn every_level_matches_the_backends_own_plain_path() {
             iv[15] = 0xfd;
             let data: Vec<u8> = (0..40_000u32).map(|i| i as u8).collect();
             let mut plain = data.clone();
-            DynCtr::new(&key, &iv, kind, FaceLevel::None, counter).unwrap().apply_keystream(&mut plain);
+            DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::None, counter).unwrap().apply_keystream(&mut plain);
             for level in FaceLevel::ALL {
                 let mut buf = data.clone();
-                DynCtr::new(&key, &iv, kind, level, counter).unwrap().apply_keystream(&mut buf);
+                DynCtr::new_variable_time(&key, &iv, kind, level, counter).unwrap().apply_keystream(&mut buf);
                 assert!(buf == plain, "{kind} {level} {counter:?}");
             }
         }
@@ -232,7 +232,7 @@ fn face_table_is_built_once_it_pays() {
     for _ in 0..100 {
         let mut iv = [0u8; 16];
         rng.fill(&mut iv[..]);
-        let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+        let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
         let mut msg = [0u8; 64];
         c.apply_keystream(&mut msg);
         assert!(!c.uses_face());
@@ -242,7 +242,7 @@ fn face_table_is_built_once_it_pays() {
     let iv = [0x42u8; 16];
     let total = 64 * 1024;
     let expect = openssl_ctr128(&key, &iv, &vec![0u8; total]);
-    let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+    let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
     let mut buf = vec![0u8; total];
     for (i, chunk) in buf.chunks_mut(64).enumerate() {
         c.apply_keystream(chunk);
@@ -250,13 +250,13 @@ fn face_table_is_built_once_it_pays() {
     }
     assert!(buf == expect);
     // One long call: at once.
-    let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+    let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
     let mut buf = vec![0u8; 16 * pays];
     c.apply_keystream(&mut buf);
     assert!(c.uses_face());
     assert!(buf == expect[..buf.len()]);
     // And never at level none.
-    let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::None, Counter::Be128).unwrap();
+    let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::None, Counter::Be128).unwrap();
     c.precompute();
     c.apply_keystream(&mut buf);
     assert!(!c.uses_face());
@@ -285,7 +285,7 @@ fn rustcrypto_stream_traits_and_seek() {
 
     assert!(Aes128Ctr::new_from_slices(&key[..15], &iv).is_err());
     assert!(Aes128Ctr32::new_from_slices(&key, &iv[..12]).is_err());
-    assert!(DynCtr::new(&key, &iv[..8], BackendKind::Ct64, FaceLevel::Rd2p, Counter::Be128).is_err());
+    assert!(DynCtr::new_variable_time(&key, &iv[..8], BackendKind::Ct64, FaceLevel::Rd2p, Counter::Be128).is_err());
     assert_eq!(FaceLevel::from_name("rd2p").unwrap(), FaceLevel::Rd2p);
     assert!(FaceLevel::from_name("rd3").is_err());
 }
@@ -298,12 +298,12 @@ fn threaded_keystream_equals_single_threaded() {
     let data: Vec<u8> = (0..(1 << 20) + 37).map(|i| (i * 31) as u8).collect();
     for kind in [aeslab::aes::default_backend(), BackendKind::Ct64] {
         let mut one = data.clone();
-        let mut a = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+        let mut a = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
         a.apply_keystream(&mut one[..5]);
         a.apply_keystream(&mut one[5..]);
         for threads in [2, 3] {
             let mut many = data.clone();
-            let mut b = DynCtr::new(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+            let mut b = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
             b.apply_keystream(&mut many[..5]);
             b.apply_keystream_threaded(&mut many[5..], threads);
             assert!(many == one, "{kind} {threads} threads");
@@ -323,7 +323,7 @@ fn the_counter_space_ends_instead_of_wrapping() {
             (Counter::Be32, [[0x11u8; 12].as_slice(), &[0xff; 4]].concat(), 32),
             (Counter::Be128, vec![0xff; 16], 128),
         ] {
-            let mut c = DynCtr::new(&key, &iv, kind, FaceLevel::FASTEST, counter).unwrap();
+            let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::FASTEST, counter).unwrap();
             assert_eq!(c.remaining(), 16);
             let mut buf = [0u8; 32];
             let err = c.try_apply_keystream(&mut buf).unwrap_err();

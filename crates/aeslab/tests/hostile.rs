@@ -29,9 +29,9 @@ fn wrong_key_lengths() {
     for len in [0, 15, 17, 31, 33, 48] {
         let key = vec![7u8; len];
         for kind in common::aes_backends("tests/hostile.rs") {
-            assert_eq!(AnyAes::new(kind, &key).err().unwrap(), Error::InvalidKeyLength(len), "{kind}");
+            assert_eq!(AnyAes::new_variable_time(kind, &key).err().unwrap(), Error::InvalidKeyLength(len), "{kind}");
         }
-        let err = DynCtr::new(&key, &IV, BackendKind::Ct64, FaceLevel::Rd2p, Counter::Be128).unwrap_err();
+        let err = DynCtr::new_variable_time(&key, &IV, BackendKind::Ct64, FaceLevel::Rd2p, Counter::Be128).unwrap_err();
         assert_eq!(err.to_string(), format!("invalid AES key length {len} bytes (expected 16, 24 or 32)"));
         assert!(Aes128::new_from_slice(&key).is_err());
         assert!(Aes128Ctr::new_from_slices(&key, &IV).is_err());
@@ -46,7 +46,7 @@ fn wrong_key_lengths() {
 fn wrong_iv_and_nonce_lengths() {
     for len in [0, 12, 15, 17, 32] {
         let iv = vec![1u8; len];
-        let err = DynCtr::new(&KEY, &iv, BackendKind::Ct64, FaceLevel::None, Counter::Be32).unwrap_err();
+        let err = DynCtr::new_variable_time(&KEY, &iv, BackendKind::Ct64, FaceLevel::None, Counter::Be32).unwrap_err();
         assert_eq!(err, Error::InvalidIvLength(len));
         assert!(Aes128Ctr::new_from_slices(&KEY, &iv).is_err());
     }
@@ -67,7 +67,7 @@ fn wrong_iv_and_nonce_lengths() {
     assert_eq!(gcm.open(&[], b"", &[0; 17]), Err(Error::InvalidNonceLength(0)));
     assert_eq!(gcm.seal(&[1], b"", b"m").unwrap().len(), 17);
     for tag_len in [0, 11, 17] {
-        let err = Gcm::with_options(&KEY, BackendKind::Ct64, FaceLevel::None, GhashImpl::Portable, tag_len).err();
+        let err = Gcm::with_options_variable_time(&KEY, BackendKind::Ct64, FaceLevel::None, GhashImpl::Portable, tag_len).err();
         assert_eq!(err, Some(Error::InvalidTagLength(tag_len)));
     }
     let mut body = [0u8; 4];
@@ -232,11 +232,11 @@ fn backend_the_cpu_lacks() {
     }
     let mut refused = 0;
     for &kind in hidden {
-        let err = AnyAes::new(kind, &KEY).err().unwrap();
+        let err = AnyAes::new_variable_time(kind, &KEY).err().unwrap();
         assert!(err.to_string().contains("not available on this CPU"), "{err}");
-        assert!(DynCtr::new(&KEY, &IV, kind, FaceLevel::Rd2p, Counter::Be128).is_err());
+        assert!(DynCtr::new_variable_time(&KEY, &IV, kind, FaceLevel::Rd2p, Counter::Be128).is_err());
         assert!(Aez::with_backend(&KEY, kind).is_err());
-        let err = Gcm::with_options(&KEY, kind, FaceLevel::Rd2p, GhashImpl::Portable, 16).err().unwrap();
+        let err = Gcm::with_options_variable_time(&KEY, kind, FaceLevel::Rd2p, GhashImpl::Portable, 16).err().unwrap();
         assert!(err.to_string().contains("not available on this CPU"), "{err}");
         assert_ne!(aeslab::aes::default_backend(), kind);
         refused += 1;
@@ -248,12 +248,12 @@ fn backend_the_cpu_lacks() {
         assert!(AceHash256::with_backend(AceBackend::Avx2).is_err());
         assert!(AceBackend::Avx512.permute(&mut aeslab::ace::LaneStates::default()).is_err());
         assert_eq!(AceBackend::widest(), AceBackend::Sse);
-        let err = Gcm::with_options(&KEY, BackendKind::Ct64, FaceLevel::Rd2p, GhashImpl::Vpclmul512, 16).err().unwrap();
+        let err = Gcm::with_options_variable_time(&KEY, BackendKind::Ct64, FaceLevel::Rd2p, GhashImpl::Vpclmul512, 16).err().unwrap();
         assert!(matches!(err, Error::BackendUnavailable { backend: "vpclmul512", .. }), "{err}");
     }
     #[cfg(target_arch = "aarch64")]
     {
-        let err = Gcm::with_options(&KEY, BackendKind::Ct64, FaceLevel::Rd2p, GhashImpl::Pmull, 16).err().unwrap();
+        let err = Gcm::with_options_variable_time(&KEY, BackendKind::Ct64, FaceLevel::Rd2p, GhashImpl::Pmull, 16).err().unwrap();
         assert!(matches!(err, Error::BackendUnavailable { backend: "pmull", .. }), "{err}");
         assert_eq!(GhashImpl::fastest(), GhashImpl::Portable);
     }
@@ -289,4 +289,34 @@ fn masking_avx2_removes_every_path_that_may_use_it() {
         assert_eq!(aeslab::aes::default_backend(), BackendKind::Aesni);
     }
     println!("no path uses avx2");
+}
+
+/// The variable-time `table` backend only through a constructor whose name says so: the AEADs,
+/// CTR and the block cipher refuse it otherwise (AEZ refuses it always).
+#[test]
+fn the_table_backend_needs_a_variable_time_constructor() {
+    use aeslab::ctr::{Aes128Ctr, Counter, DynCtr, FaceLevel};
+    use aeslab::gcm::{Aes128Gcm, Gcm, GhashImpl};
+    use aeslab::{Aes128, Error};
+    let table = BackendKind::Table;
+    let refused = |r: Result<(), Error>, what: &str| match r {
+        Err(Error::VariableTimeNotChosen { backend: "table", .. }) => {}
+        other => panic!("{what}: {other:?}"),
+    };
+    let (key, iv) = ([1u8; 16], [2u8; 16]);
+    refused(DynCtr::new(&key, &iv, table, FaceLevel::None, Counter::Be128).map(drop), "DynCtr::new");
+    refused(Aes128Ctr::with_options(&key.into(), &iv.into(), table, FaceLevel::None).map(drop), "AesCtr::with_options");
+    refused(Gcm::with_options(&key, table, FaceLevel::None, GhashImpl::Portable, 16).map(drop), "Gcm::with_options");
+    refused(Aes128Gcm::with_options(&key.into(), table, FaceLevel::None, GhashImpl::Portable).map(drop), "AesGcm::with_options");
+    refused(AnyAes::new(table, &key).map(drop), "AnyAes::new");
+    refused(Aes128::with_backend(&key.into(), table).map(drop), "Aes::with_backend");
+    // Asked for by name, it runs, and agrees with a constant-time backend.
+    let mut a = [0u8; 40];
+    let mut b = [0u8; 40];
+    DynCtr::new_variable_time(&key, &iv, table, FaceLevel::None, Counter::Be128).unwrap().apply_keystream(&mut a);
+    DynCtr::new(&key, &iv, BackendKind::Ct64, FaceLevel::None, Counter::Be128).unwrap().apply_keystream(&mut b);
+    assert_eq!(a, b);
+    let sealed = Gcm::with_options_variable_time(&key, table, FaceLevel::None, GhashImpl::Portable, 16).unwrap().seal(&[3; 12], b"", b"hi").unwrap();
+    assert_eq!(sealed, Gcm::new(&key).unwrap().seal(&[3; 12], b"", b"hi").unwrap());
+    assert!(AnyAes::new_variable_time(table, &key).is_ok() && Aes128::with_backend_variable_time(&key.into(), table).is_ok());
 }

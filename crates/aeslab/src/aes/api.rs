@@ -97,9 +97,15 @@ pub type Aes192 = Aes<U24>;
 pub type Aes256 = Aes<U32>;
 
 impl<K: AesKeySize> Aes<K> {
-    /// Uses the given backend; an error if this CPU lacks it.
+    /// Uses the given constant-time backend; an error if this CPU lacks it, or for the
+    /// variable-time `table` (see [`Aes::with_backend_variable_time`]).
     pub fn with_backend(key: &Key<Self>, kind: BackendKind) -> Result<Self, Error> {
         Ok(Aes { inner: AnyAes::new(kind, key)?, _key: PhantomData })
+    }
+
+    /// Uses the given backend, the variable-time `table` included.
+    pub fn with_backend_variable_time(key: &Key<Self>, kind: BackendKind) -> Result<Self, Error> {
+        Ok(Aes { inner: AnyAes::new_variable_time(kind, key)?, _key: PhantomData })
     }
 
     /// The backend doing the work.

@@ -164,9 +164,10 @@ macro_rules! define_backends {
         }
 
         impl AnyAes {
-            /// Schedules `key` for `kind`.
+            /// Schedules `key` for `kind`, a variable-time backend (`table`) included: the
+            /// caller says by this name that it accepts timing that depends on key and data.
             #[inline]
-            pub fn new(kind: BackendKind, key: &[u8]) -> Result<Self, Error> {
+            pub fn new_variable_time(kind: BackendKind, key: &[u8]) -> Result<Self, Error> {
                 Ok(match kind {
                     $( $(#[$cfg])* BackendKind::$variant => AnyAes::$variant(<$ty as Backend>::new(key)?), )*
                 })
@@ -211,6 +212,26 @@ const PREFERENCE: &[BackendKind] = &[
     BackendKind::BitsliceSse,
     BackendKind::Ct64,
 ];
+
+impl AnyAes {
+    /// Schedules `key` for `kind`, a constant-time backend; the variable-time `table` is an
+    /// error here (see [`AnyAes::new_variable_time`]).
+    #[inline]
+    pub fn new(kind: BackendKind, key: &[u8]) -> Result<Self, Error> {
+        refuse_variable_time(kind, "AES", "AnyAes::new_variable_time")?;
+        AnyAes::new_variable_time(kind, key)
+    }
+}
+
+/// The error for a variable-time `kind` where the caller did not ask for variable time by
+/// name: `scheme` refuses it; `opt_in` is the constructor that takes it.
+pub(crate) fn refuse_variable_time(kind: BackendKind, scheme: &'static str, opt_in: &'static str) -> Result<(), Error> {
+    if kind.constant_time() {
+        Ok(())
+    } else {
+        Err(Error::VariableTimeNotChosen { backend: kind.name(), scheme, opt_in })
+    }
+}
 
 /// The fastest constant-time backend this CPU can run (detected once).
 pub fn default_backend() -> BackendKind {

@@ -97,11 +97,19 @@ impl fmt::Debug for DynCtr {
 }
 
 impl DynCtr {
-    /// `key`: 16, 24 or 32 bytes; `iv`: the first counter block.
+    /// `key`: 16, 24 or 32 bytes; `iv`: the first counter block; `backend`: a constant-time
+    /// one (the variable-time `table` is an error: see [`DynCtr::new_variable_time`]).
     #[inline]
     pub fn new(key: &[u8], iv: &[u8], backend: BackendKind, face: FaceLevel, counter: Counter) -> Result<Self, Error> {
+        crate::aes::refuse_variable_time(backend, "AES-CTR", "DynCtr::new_variable_time")?;
+        DynCtr::new_variable_time(key, iv, backend, face, counter)
+    }
+
+    /// [`DynCtr::new`] on any backend, the variable-time `table` included.
+    #[inline]
+    pub fn new_variable_time(key: &[u8], iv: &[u8], backend: BackendKind, face: FaceLevel, counter: Counter) -> Result<Self, Error> {
         let iv: [u8; 16] = iv.try_into().map_err(|_| Error::InvalidIvLength(iv.len()))?;
-        Ok(DynCtr::from_key(AnyAes::new(backend, key)?, &iv, face, counter))
+        Ok(DynCtr::from_key(AnyAes::new_variable_time(backend, key)?, &iv, face, counter))
     }
 
     /// A stream on an already scheduled key.

@@ -172,13 +172,22 @@ impl Gcm {
 
     /// With every choice explicit; an error for a bad key length, a tag length outside 12..=16,
     /// or a backend or GHASH this CPU lacks.
+    /// The variable-time `table` backend is an error here (see
+    /// [`Gcm::with_options_variable_time`]).
     #[inline]
     pub fn with_options(key: &[u8], backend: BackendKind, face: FaceLevel, ghash: GhashImpl, tag_len: usize) -> Result<Gcm, Error> {
+        crate::aes::refuse_variable_time(backend, "AES-GCM", "Gcm::with_options_variable_time")?;
+        Gcm::with_options_variable_time(key, backend, face, ghash, tag_len)
+    }
+
+    /// [`Gcm::with_options`] on any backend, the variable-time `table` included.
+    #[inline]
+    pub fn with_options_variable_time(key: &[u8], backend: BackendKind, face: FaceLevel, ghash: GhashImpl, tag_len: usize) -> Result<Gcm, Error> {
         if !(12..=16).contains(&tag_len) {
             return Err(Error::InvalidTagLength(tag_len));
         }
         let ghash = ghash.check().ok_or(Error::BackendUnavailable { backend: ghash.name(), requires: ghash.requires() })?;
-        Ok(Gcm::from_parts(AnyAes::new(backend, key)?, ghash, face, tag_len))
+        Ok(Gcm::from_parts(AnyAes::new_variable_time(backend, key)?, ghash, face, tag_len))
     }
 
     /// The key object from its AES key: H = E_K(0^128) and its GHASH key, written in place
@@ -416,6 +425,11 @@ impl<K: AesKeySize, N: ArraySize> AesGcm<K, N> {
     /// this CPU lacks them.
     pub fn with_options(key: &cipher::Key<Self>, backend: BackendKind, face: FaceLevel, ghash: GhashImpl) -> Result<Self, Error> {
         Ok(AesGcm { inner: Gcm::with_options(key, backend, face, ghash, 16)?, _key: PhantomData })
+    }
+
+    /// [`AesGcm::with_options`] on any backend, the variable-time `table` included.
+    pub fn with_options_variable_time(key: &cipher::Key<Self>, backend: BackendKind, face: FaceLevel, ghash: GhashImpl) -> Result<Self, Error> {
+        Ok(AesGcm { inner: Gcm::with_options_variable_time(key, backend, face, ghash, 16)?, _key: PhantomData })
     }
 
     pub fn as_gcm(&self) -> &Gcm {
