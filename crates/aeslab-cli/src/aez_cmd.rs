@@ -4,13 +4,15 @@ use aeslab::aez::Aez;
 use clap::{Args, Subcommand};
 
 use crate::CliResult;
-use crate::args::{backend_or_default, parse_hex, read_stdin, write_stdout};
+use crate::args::{Stream, backend_or_default, parse_hex, read_stdin, require_open, write_stdout};
 
 #[derive(Subcommand)]
 pub enum AezCommand {
-    /// Encrypt stdin: writes the message enciphered with `tau` bytes of authenticator.
+    /// Encrypt stdin: writes the message enciphered with `tau` bytes of authenticator. Reads all
+    /// of stdin first (AEZ enciphers the message as a whole).
     Seal(AezArgs),
     /// Decrypt stdin: writes the message, or nothing (and fails) if it does not authenticate.
+    /// Reads all of stdin first.
     Open(AezArgs),
 }
 
@@ -43,7 +45,9 @@ pub fn run(cmd: &AezCommand) -> CliResult {
     let ad: Vec<Vec<u8>> = args.ad.iter().map(|a| parse_hex("ad", a)).collect::<Result<_, _>>()?;
     let kind = backend_or_default(args.backend.as_deref())?;
     let aez = Aez::with_backend(&key, kind).map_err(|e| e.to_string())?;
-    let input = read_stdin()?;
+    require_open(Stream::Stdout)?;
+    // AEZ sets no length limit of its own: memory is the limit.
+    let input = read_stdin(u64::MAX, "AEZ")?;
     let ad: Vec<&[u8]> = ad.iter().map(Vec::as_slice).collect();
     let output = if seal {
         aez.encrypt(&nonce, &ad, args.tau, &input).map_err(|e| e.to_string())?

@@ -23,15 +23,91 @@ pub fn face_or(name: Option<&str>, default: FaceLevel) -> Result<FaceLevel, Stri
     name.map_or(Ok(default), |n| FaceLevel::from_name(n).map_err(|e| e.to_string()))
 }
 
-/// All of stdin (the AEADs work on a whole message).
-pub fn read_stdin() -> Result<Vec<u8>, String> {
+/// All of stdin, refused as soon as it passes `limit` bytes (the algorithm's limit) rather
+/// than after reading the rest. Fails if stdin is closed.
+pub fn read_stdin(limit: u64, what: &str) -> Result<Vec<u8>, String> {
+    require_open(Stream::Stdin)?;
+    read_limited(std::io::stdin().lock(), limit, what)
+}
+
+/// `reader` to its end, or an error once more than `limit` bytes have come (reading at most one
+/// byte past the limit).
+pub fn read_limited(reader: impl Read, limit: u64, what: &str) -> Result<Vec<u8>, String> {
     let mut input = Vec::new();
-    std::io::stdin().read_to_end(&mut input).map_err(|e| format!("reading stdin: {e}"))?;
+    reader.take(limit.saturating_add(1)).read_to_end(&mut input).map_err(|e| format!("reading stdin: {e}"))?;
+    if input.len() as u64 > limit {
+        return Err(format!("input of more than {limit} bytes is over {what}'s limit"));
+    }
     Ok(input)
 }
 
-/// Writes `bytes` to stdout and flushes it.
+/// A standard stream a command needs.
+#[derive(Clone, Copy)]
+pub enum Stream {
+    Stdin,
+    Stdout,
+}
+
+/// Fails unless the stream was open when the program started.
+///
+/// Rust's runtime reopens a standard stream that is closed at start-up (`<&-`, `>&-`) on
+/// `/dev/null`, read-write, before `main`: a closed stdin would then read as an empty message
+/// and a closed stdout would swallow the output, both exiting 0. Such a stream is recognised by
+/// what the runtime leaves: `/dev/null` open read-write (`O_RDWR`), where a shell's redirection
+/// opens it read-only (`<`) or write-only (`>`). Linux only (it reads `/proc/self`); elsewhere
+/// nothing is checked.
+pub fn require_open(stream: Stream) -> CliResult {
+    let (name, fd) = match stream {
+        Stream::Stdin => ("stdin", 0),
+        Stream::Stdout => ("stdout", 1),
+    };
+    if reopened_on_dev_null(fd) {
+        return Err(format!("{name} is closed"));
+    }
+    Ok(())
+}
+
+/// Whether descriptor `fd` is `/dev/null` opened read-write: what the runtime puts in place of a
+/// closed standard stream.
+#[cfg(target_os = "linux")]
+fn reopened_on_dev_null(fd: u32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let (Ok(this), Ok(null)) = (std::fs::metadata(format!("/proc/self/fd/{fd}")), std::fs::metadata("/dev/null")) else {
+        return false;
+    };
+    if this.rdev() != null.rdev() || !this.file_type().is_char_device_like() {
+        return false;
+    }
+    // `flags:` in fdinfo is octal; the low two bits are the access mode (2: O_RDWR).
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")).unwrap_or_default();
+    let flags = info.lines().find_map(|l| l.strip_prefix("flags:")).and_then(|f| u32::from_str_radix(f.trim(), 8).ok());
+    flags.is_some_and(|f| f & 3 == 2)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reopened_on_dev_null(_fd: u32) -> bool {
+    false
+}
+
+/// Character devices, on the platforms that have them.
+trait CharDevice {
+    fn is_char_device_like(&self) -> bool;
+}
+
+impl CharDevice for std::fs::FileType {
+    #[cfg(unix)]
+    fn is_char_device_like(&self) -> bool {
+        std::os::unix::fs::FileTypeExt::is_char_device(self)
+    }
+    #[cfg(not(unix))]
+    fn is_char_device_like(&self) -> bool {
+        false
+    }
+}
+
+/// Writes `bytes` to stdout and flushes it; an error if stdout is closed.
 pub fn write_stdout(bytes: &[u8]) -> CliResult {
+    require_open(Stream::Stdout)?;
     let mut out = std::io::stdout().lock();
     out.write_all(bytes).and_then(|_| out.flush()).map_err(|e| format!("writing stdout: {e}"))
 }
@@ -50,3 +126,17 @@ pub struct Output {
 /// The message sizes the benches default to: a TLS/QUIC record's range from 16 B up, a
 /// 1420-byte packet, a 4 KiB sector, 16 KiB records and 64 KiB.
 pub const MESSAGE_SIZES: &str = "16,64,256,1420,4096,16384,65536";
+
+#[cfg(test)]
+mod tests {
+    use super::read_limited;
+
+    #[test]
+    fn reading_stops_one_byte_past_the_limit() {
+        // An endless input: without the limit this would never return.
+        let err = read_limited(std::io::repeat(7), 1000, "test").unwrap_err();
+        assert_eq!(err, "input of more than 1000 bytes is over test's limit");
+        assert_eq!(read_limited(&[1u8; 1000][..], 1000, "test").unwrap().len(), 1000);
+        assert_eq!(read_limited(&[][..], 0, "test").unwrap(), Vec::<u8>::new());
+    }
+}

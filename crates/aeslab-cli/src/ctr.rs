@@ -6,7 +6,7 @@ use aeslab::ctr::{Counter, DynCtr, FaceLevel};
 use clap::{Args, ValueEnum};
 
 use crate::CliResult;
-use crate::args::{backend_or_default, face_or, parse_hex};
+use crate::args::{Stream, backend_or_default, face_or, parse_hex, require_open};
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum CounterArg {
@@ -56,6 +56,10 @@ pub fn run(args: &CtrArgs) -> CliResult {
     }
     .map_err(|e| e.to_string())?;
 
+    // Closed streams are errors (Rust would read a closed stdin as empty and drop writes to a
+    // closed stdout).
+    require_open(Stream::Stdin)?;
+    require_open(Stream::Stdout)?;
     let mut input = std::io::stdin().lock();
     let mut output = std::io::stdout().lock();
     let mut buf = vec![0u8; 1 << 20];

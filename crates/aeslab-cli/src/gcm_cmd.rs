@@ -5,14 +5,15 @@ use aeslab::gcm::{Gcm, GhashImpl};
 use clap::{Args, Subcommand};
 
 use crate::CliResult;
-use crate::args::{backend_or_default, face_or, parse_hex, read_stdin, write_stdout};
+use crate::args::{Stream, backend_or_default, face_or, parse_hex, read_stdin, require_open, write_stdout};
 
 #[derive(Subcommand)]
 pub enum GcmCommand {
-    /// Encrypt stdin: writes the ciphertext followed by the tag.
+    /// Encrypt stdin: writes the ciphertext followed by the tag. Reads all of stdin first
+    /// (refusing it once it passes GCM's limit of 2^36 − 32 bytes).
     Seal(GcmArgs),
     /// Decrypt stdin (ciphertext ‖ tag): writes the message, or nothing (and fails) if it does
-    /// not authenticate.
+    /// not authenticate. Reads all of stdin first (refusing it once it passes GCM's limit).
     Open(GcmArgs),
 }
 
@@ -57,7 +58,10 @@ pub fn run(cmd: &GcmCommand) -> CliResult {
         Gcm::with_options(&key, kind, level, GhashImpl::fastest(), args.tag_len)
     }
     .map_err(|e| e.to_string())?;
-    let input = read_stdin()?;
+    require_open(Stream::Stdout)?;
+    // Sealing takes a message up to GCM's limit; opening, that and the tag.
+    let limit = aeslab::gcm::MAX_MESSAGE + if seal { 0 } else { args.tag_len as u64 };
+    let input = read_stdin(limit, "AES-GCM")?;
     let output = if seal { gcm.seal(&nonce, &ad, &input) } else { gcm.open(&nonce, &ad, &input) }.map_err(|e| e.to_string())?;
     write_stdout(&output)
 }

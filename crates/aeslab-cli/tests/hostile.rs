@@ -183,3 +183,46 @@ fn backend_the_cpu_lacks() {
     let default = text.lines().find_map(|l| l.strip_prefix("- Default backend: ")).unwrap_or_else(|| panic!("{text}"));
     assert!(fallback.contains(&default), "{default}");
 }
+
+/// `aeslab ARGS` through `sh` with a standard stream closed (`redirect`: `<&-` or `>&-`), so the
+/// process starts without it. Returns the exit status and stderr.
+#[cfg(target_os = "linux")]
+fn with_closed_stream(args: &[&str], redirect: &str) -> (std::process::ExitStatus, String) {
+    let command = format!("'{}' {} {redirect}", env!("CARGO_BIN_EXE_aeslab"), args.join(" "));
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("echo hello | {command}"))
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("sh runs");
+    (out.status, String::from_utf8_lossy(&out.stderr).to_string())
+}
+
+/// A closed stdout or stdin is an error: `ctr` and `gcm seal` exited 0 with `>&-` (writing
+/// nothing), and `gcm seal` sealed an empty message with `<&-`.
+#[cfg(target_os = "linux")]
+#[test]
+fn closed_stdin_or_stdout_is_an_error() {
+    // Under an emulator (scripts/test-aarch64.sh) the descriptor the shell closed belongs to the
+    // emulator, which may open its own files on it before the program starts.
+    if std::env::var_os("AESLAB_TEST_RUNNER").is_some() {
+        return;
+    }
+    let nonce = &IV[..24];
+    let commands: [&[&str]; 4] = [
+        &["ctr", "--key", KEY, "--iv", IV],
+        &["gcm", "seal", "--key", KEY, "--nonce", nonce],
+        &["gcm", "open", "--key", KEY, "--nonce", nonce],
+        &["aez", "seal", "--key", KEY, "--nonce", IV],
+    ];
+    for args in commands {
+        for (redirect, stream) in [(">&-", "stdout"), ("<&-", "stdin")] {
+            let (status, err) = with_closed_stream(args, redirect);
+            assert!(!status.success(), "{args:?} {redirect}");
+            assert!(err.contains(&format!("aeslab: error: {stream} is closed")), "{args:?} {redirect}: {err}");
+        }
+    }
+    // /dev/null itself is a fine stdin and stdout.
+    let (status, err) = with_closed_stream(&["ctr", "--key", KEY, "--iv", IV], ">/dev/null");
+    assert!(status.success(), "{err}");
+}
