@@ -19,33 +19,57 @@ pub(crate) const TABLE_OVERHANG: usize = 32;
 /// Storage for one FACE table in the form its backend family uses — blocks for the
 /// AES-instruction backends, packed states for the bitsliced ones, columns for the T-tables —
 /// and what it was built for. The entries are secret: wiped on drop.
+///
+/// Every field is bytes, with no `Option` and no padding: a value is built on the stack and
+/// moved into its box, and the bytes of a `None`'s payload or of padding would carry whatever
+/// the stack held there before (keystream, spilled round keys) into the heap, where no wipe
+/// reaches them (`tests/wiped_on_free.rs` caught exactly that).
 pub(crate) struct FaceTable {
     pub(crate) blocks: [Block; 256 + TABLE_OVERHANG],
-    built_for: Option<(FaceLevel, [u8; 3])>,
+    /// What the table holds: the level's code (0: nothing yet, see [`level_code`]) and bytes
+    /// 0, 5, 10 of its counters.
+    built_for: [u8; 4],
     /// The segment constants `C_0, C_1, C_2` of the segment last run, for engines that compute
     /// them outside their kernels (the T-table engine): a stream of short calls then computes
-    /// them once per 256 blocks, not once per call.
-    segment: Option<(u128, [Block; 3])>,
+    /// them once per 256 blocks, not once per call. Valid when `segment_kept` is 1.
+    segment: [Block; 3],
+    segment_base: [u8; 16],
+    segment_kept: u8,
+}
+
+/// A level as one non-zero byte (0 means no table).
+fn level_code(level: FaceLevel) -> u8 {
+    FaceLevel::ALL.iter().position(|&l| l == level).map_or(0, |i| i as u8 + 1)
 }
 
 impl Default for FaceTable {
     fn default() -> Self {
-        FaceTable { blocks: [[0u8; 16]; 256 + TABLE_OVERHANG], built_for: None, segment: None }
+        FaceTable {
+            blocks: [[0u8; 16]; 256 + TABLE_OVERHANG],
+            built_for: [0; 4],
+            segment: [[0; 16]; 3],
+            segment_base: [0; 16],
+            segment_kept: 0,
+        }
     }
 }
 
 impl Clone for FaceTable {
     fn clone(&self) -> Self {
-        FaceTable { blocks: self.blocks, built_for: self.built_for, segment: self.segment }
+        FaceTable {
+            blocks: self.blocks,
+            built_for: self.built_for,
+            segment: self.segment,
+            segment_base: self.segment_base,
+            segment_kept: self.segment_kept,
+        }
     }
 }
 
 impl Drop for FaceTable {
     fn drop(&mut self) {
         crate::ct::wipe(self.blocks.as_flattened_mut());
-        if let Some((_, c)) = self.segment.as_mut() {
-            crate::ct::wipe(c.as_flattened_mut());
-        }
+        crate::ct::wipe(self.segment.as_flattened_mut());
     }
 }
 
@@ -58,25 +82,28 @@ pub(crate) fn table_key(ctr: u128) -> [u8; 3] {
 impl FaceTable {
     /// Whether the table holds `T_r` of `level` for counters like `ctr`.
     pub(crate) fn holds(&self, level: FaceLevel, ctr: u128) -> bool {
-        self.built_for == Some((level, table_key(ctr)))
+        let key = table_key(ctr);
+        self.built_for == [level_code(level), key[0], key[1], key[2]]
     }
 
     /// Records what was just built into it.
     pub(crate) fn mark_built(&mut self, level: FaceLevel, ctr: u128) {
-        self.built_for = Some((level, table_key(ctr)));
-        self.segment = None;
+        let key = table_key(ctr);
+        self.built_for = [level_code(level), key[0], key[1], key[2]];
+        crate::ct::wipe(self.segment.as_flattened_mut());
+        self.segment_kept = 0;
     }
 
     /// The segment constants of segment `base` (byte 15 clear), from `compute` when they are
     /// not the ones kept.
     pub(crate) fn segment_constants(&mut self, base: u128, compute: impl FnOnce() -> [Block; 3]) -> &[Block; 3] {
-        if !matches!(self.segment, Some((b, _)) if b == base) {
-            if let Some((_, old)) = self.segment.as_mut() {
-                crate::ct::wipe(old.as_flattened_mut());
-            }
-            self.segment = Some((base, compute()));
+        if self.segment_kept == 0 || self.segment_base != base.to_be_bytes() {
+            crate::ct::wipe(self.segment.as_flattened_mut());
+            self.segment = compute();
+            self.segment_base = base.to_be_bytes();
+            self.segment_kept = 1;
         }
-        &self.segment.as_ref().expect("just set").1
+        &self.segment
     }
 }
 
