@@ -372,17 +372,18 @@ where
             let nblocks = rest.div_ceil(16);
             let nregs = nblocks.div_ceil(lanes);
             buf.as_flattened_mut()[..rest].copy_from_slice(&data[done..]);
-            let b = buf.as_mut_ptr();
+            // (The kernel gets its pointer to `buf` where it is called: a pointer taken before
+            // a write through `buf` itself would no longer be valid for it.)
             if decrypt {
                 buf[nblocks] = lengths;
                 acc = hash_blocks::<R>(powers, acc, &buf[..nblocks + 1]);
-                tail_group::<R, S, NR, AFTER, false>(keys, &mut starts, b, gkey, last_group, acc, nregs);
+                tail_group::<R, S, NR, AFTER, false>(keys, &mut starts, buf.as_mut_ptr(), gkey, last_group, acc, nregs);
                 data[done..].copy_from_slice(&buf.as_flattened()[..rest]);
             } else {
                 acc = if pending {
-                    tail_group::<R, S, NR, AFTER, true>(keys, &mut starts, b, gkey, last_group, acc, nregs)
+                    tail_group::<R, S, NR, AFTER, true>(keys, &mut starts, buf.as_mut_ptr(), gkey, last_group, acc, nregs)
                 } else {
-                    tail_group::<R, S, NR, AFTER, false>(keys, &mut starts, b, gkey, last_group, acc, nregs)
+                    tail_group::<R, S, NR, AFTER, false>(keys, &mut starts, buf.as_mut_ptr(), gkey, last_group, acc, nregs)
                 };
                 data[done..].copy_from_slice(&buf.as_flattened()[..rest]);
                 // The keystream past the message is not ciphertext: zero, as GHASH pads.
