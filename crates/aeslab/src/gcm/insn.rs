@@ -16,13 +16,14 @@
 //! 15 in all. The powers of H, their halves and the byte-reversal mask are memory operands.
 //!
 //! The counter. Plain CTR keeps `inc32(J0) + i` little-endian in lanes and steps it with 32-bit
-//! lane adds, which is GCM's inc32 exactly: it wraps in the low 32 bits. FACE (`AFTER` = 1 or
-//! 2 cached rounds) starts each register from the message's table, `T[x..] ⊕ C`, with the
+//! lane adds, which is GCM's inc32 exactly: it wraps in the low 32 bits. FACE (`AFTER` = 0, 1
+//! or 2 cached rounds) starts each register from the message's table, `T[x..] ⊕ C`, with the
 //! segment constant recomputed every 256 blocks. A group that straddles two segments blends
 //! the two constants lane by lane.
 //!
 //! The tail (less than a group) goes through a zero-padded buffer on the stack, so every
-//! register is whole. The buffer is wiped afterwards.
+//! register is whole. The buffer, Karatsuba's halves of the powers (made per message) and the
+//! accumulator's bytes are wiped afterwards.
 //!
 //! Constant time: AES instructions and carry-less multiplies run in constant time. Every branch
 //! and address depends on lengths and on the counter (from the nonce, which is public), never
@@ -302,7 +303,9 @@ unsafe fn hash_blocks<R: ClmulReg>(powers: &[Block; POWERS], acc: R::Lane, block
         let mut bytes = [0u8; 16];
         acc.store(&mut bytes);
         update_blocks::<R>(powers, &mut bytes, blocks);
-        <R::Lane as Reg>::load(&bytes)
+        let acc = <R::Lane as Reg>::load(&bytes);
+        crate::ct::wipe(&mut bytes);
+        acc
     }
 }
 
