@@ -374,9 +374,6 @@ impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
     /// # Panics
     /// As [`DynCtr::apply_keystream`], before any thread starts.
     pub fn apply_keystream_threaded(&mut self, buf: &mut [u8], threads: usize) {
-        if let Err(e) = self.check_remaining(buf.len()) {
-            panic!("aeslab CTR: {e}");
-        }
         self.inner.apply_keystream_threaded(buf, threads);
     }
 }

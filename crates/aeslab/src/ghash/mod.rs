@@ -147,9 +147,10 @@ impl Drop for GhashKey {
 }
 
 impl GhashKey {
-    /// The key for `h` on a GHASH this CPU has. Returned straight, not in an `Option`, so that
-    /// the caller's struct is written in place: the key is most of an AES-GCM key's bytes, and
-    /// each move of it cost about 40 cycles of set-up.
+    /// The key for `h` on a GHASH this CPU has. Returned straight, not in an `Option` (the
+    /// check is [`GhashImpl::check`]'s), so that the caller's struct expression can take it in
+    /// place: the key is most of an AES-GCM key's bytes, and each `Option` or `Result` around
+    /// it may cost one more copy.
     #[inline(always)]
     pub(crate) fn new(h: &Block, imp: Available) -> GhashKey {
         let h = u128::from_be_bytes(*h);
