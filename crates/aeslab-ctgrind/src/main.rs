@@ -11,7 +11,7 @@
 //!
 //! Not covered here: AEAD *opening*, whose accept/reject branch depends on the tag comparison
 //! by design (the comparison itself reads every byte), and the backends valgrind 3.19 cannot
-//! execute (VAES, AVX-512), which are covered by the differential tests and by review.
+//! execute (VAES, AVX-512), which `aeslab-dudect` covers by timing (`scripts/check-timing-leaks.sh`).
 
 mod valgrind;
 
@@ -152,7 +152,7 @@ fn main() -> std::process::ExitCode {
     if !skipped.is_empty() || !ace_skipped.is_empty() {
         println!(
             "skipped: AES backends {:?} and ACE backends {:?} — valgrind 3.19 cannot execute VAES/AVX-512 \
-             (it hides them from CPUID); they are covered by the differential tests and by review",
+             (it hides them from CPUID); `aeslab-dudect` (scripts/check-timing-leaks.sh) times them instead",
             skipped, ace_skipped
         );
     }

@@ -10,6 +10,7 @@ pub mod bench;
 pub mod chains;
 pub mod clock;
 pub mod lab;
+pub mod leak;
 pub mod machine;
 pub mod stats;
 pub mod timing;

@@ -117,6 +117,30 @@ pub fn utc_date() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// Size in bytes of this CPU's (CPU 0's) data or unified cache at `level` (1, 2, 3), from
+/// Linux's sysfs; `None` where that is not available.
+pub fn cache_size(level: u32) -> Option<usize> {
+    let dir = std::fs::read_dir("/sys/devices/system/cpu/cpu0/cache").ok()?;
+    for entry in dir.flatten() {
+        let read = |name: &str| std::fs::read_to_string(entry.path().join(name)).ok().map(|s| s.trim().to_string());
+        let (Some(this_level), Some(kind), Some(size)) = (read("level"), read("type"), read("size")) else {
+            continue;
+        };
+        if this_level.parse() != Ok(level) || kind == "Instruction" {
+            continue;
+        }
+        let (digits, unit) = size.split_at(size.find(|c: char| !c.is_ascii_digit()).unwrap_or(size.len()));
+        let scale = match unit {
+            "" => 1,
+            "K" => 1 << 10,
+            "M" => 1 << 20,
+            _ => return None,
+        };
+        return Some(digits.parse::<usize>().ok()? * scale);
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -126,5 +150,12 @@ mod tests {
         let year: i32 = d[..4].parse().unwrap();
         assert!(year >= 2024, "{d}");
         assert_eq!(&d[4..5], "-");
+    }
+
+    #[test]
+    fn cache_sizes_grow_with_the_level_where_sysfs_has_them() {
+        if let (Some(l1), Some(l2)) = (super::cache_size(1), super::cache_size(2)) {
+            assert!(l1 >= 4096 && l2 > l1, "L1 {l1}, L2 {l2}");
+        }
     }
 }
