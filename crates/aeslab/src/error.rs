@@ -11,35 +11,86 @@ pub enum Error {
     /// AES keys are 16, 24 or 32 bytes long.
     InvalidKeyLength(usize),
     /// No AES backend has this name.
-    UnknownBackend { name: String, known: &'static [&'static str] },
+    UnknownBackend {
+        /// The name asked for.
+        name: String,
+        /// The names there are.
+        known: &'static [&'static str],
+    },
     /// CTR takes a 16-byte initial counter block.
     InvalidIvLength(usize),
     /// A constant-time scheme was asked to run on a variable-time backend.
-    VariableTime { backend: &'static str, scheme: &'static str },
+    VariableTime {
+        /// The backend asked for.
+        backend: &'static str,
+        /// The scheme that refused it.
+        scheme: &'static str,
+    },
     /// A variable-time backend where the caller did not choose variable time by name.
-    VariableTimeNotChosen { backend: &'static str, scheme: &'static str, opt_in: &'static str },
+    VariableTimeNotChosen {
+        /// The backend asked for.
+        backend: &'static str,
+        /// The scheme that refused it.
+        scheme: &'static str,
+        /// The constructor (or CLI flag) that takes it.
+        opt_in: &'static str,
+    },
     /// The AEAD ciphertext did not authenticate (nothing is returned).
     AuthenticationFailed,
     /// The ciphertext is shorter than the tag it must contain.
-    CiphertextTooShort { len: usize, tag: usize },
+    CiphertextTooShort {
+        /// Its length in bytes.
+        len: usize,
+        /// The tag length in bytes.
+        tag: usize,
+    },
     /// No ACE backend has this name.
-    UnknownAceBackend { name: String, known: &'static [&'static str] },
+    UnknownAceBackend {
+        /// The name asked for.
+        name: String,
+        /// The names there are.
+        known: &'static [&'static str],
+    },
     /// No FACE level has this name.
-    UnknownFaceLevel { name: String, known: &'static [&'static str] },
+    UnknownFaceLevel {
+        /// The name asked for.
+        name: String,
+        /// The names there are.
+        known: &'static [&'static str],
+    },
     /// AEZ's authenticator length τ is encoded in bits in 32 bits.
-    TauTooLarge { tau: usize, max: usize },
+    TauTooLarge {
+        /// The τ asked for, in bytes.
+        tau: usize,
+        /// The largest τ, in bytes.
+        max: usize,
+    },
     /// GCM tags are 12 to 16 bytes long.
     InvalidTagLength(usize),
     /// GCM nonces are at least one byte long.
     InvalidNonceLength(usize),
     /// The message exceeds the mode's limit.
-    MessageTooLong { len: u64, max: u64 },
+    MessageTooLong {
+        /// Its length in bytes.
+        len: u64,
+        /// The limit in bytes.
+        max: u64,
+    },
     /// A CTR stream was asked for keystream past the end of its counter space: the counter
     /// would wrap and repeat keystream it may already have given out.
-    CounterExhausted { counter_bits: u32, requested: usize, remaining: u128 },
+    CounterExhausted {
+        /// The counter's width: 32 or 128.
+        counter_bits: u32,
+        /// Bytes asked for.
+        requested: usize,
+        /// Keystream bytes left before the end.
+        remaining: u128,
+    },
     /// The backend exists but this CPU lacks an instruction set it needs.
     BackendUnavailable {
+        /// The backend asked for.
         backend: &'static str,
+        /// The CPU features it needs.
         requires: &'static str,
     },
 }

@@ -37,7 +37,9 @@ pub struct AceAe128 {
 
 /// One message of a batch, sealed or opened in place.
 pub struct AceMessage<'a> {
+    /// The 16-byte nonce (public; never reused under one key).
     pub nonce: [u8; 16],
+    /// Associated data: authenticated, not encrypted.
     pub ad: &'a [u8],
     /// The plaintext, replaced by the ciphertext (seal), or the other way round (open).
     pub buffer: &'a mut [u8],
@@ -46,6 +48,7 @@ pub struct AceMessage<'a> {
 }
 
 impl AceAe128 {
+    /// ACE-AE-128 under `key`; one message runs on the scalar backend, a batch on the widest the CPU has.
     pub fn new(key: &[u8; 16]) -> Self {
         AceAe128 { key: Zeroizing::new(*key), forced: None }
     }

@@ -41,11 +41,13 @@ pub enum AceBackend {
 }
 
 impl AceBackend {
+    /// Every backend, available or not.
     pub const ALL: [AceBackend; 4] = [AceBackend::Scalar, AceBackend::Sse, AceBackend::Avx2, AceBackend::Avx512];
 
     /// Their names, in the same order.
     pub const NAMES: &'static [&'static str] = &["scalar", "sse", "avx2", "avx512"];
 
+    /// Its name, as `--backend` takes it.
     pub fn name(self) -> &'static str {
         match self {
             AceBackend::Scalar => "scalar",

@@ -176,8 +176,11 @@ pub struct AesWith<B: Backend, K: AesKeySize> {
     _key: PhantomData<K>,
 }
 
+/// AES-128 on backend `B`, chosen at compile time.
 pub type Aes128With<B> = AesWith<B, U16>;
+/// AES-192 on backend `B`, chosen at compile time.
 pub type Aes192With<B> = AesWith<B, U24>;
+/// AES-256 on backend `B`, chosen at compile time.
 pub type Aes256With<B> = AesWith<B, U32>;
 
 impl<B: Backend, K: AesKeySize> AesWith<B, K> {
@@ -186,6 +189,7 @@ impl<B: Backend, K: AesKeySize> AesWith<B, K> {
         Ok(AesWith { backend: B::new(key)?, _key: PhantomData })
     }
 
+    /// The backend's scheduled key.
     pub fn backend(&self) -> &B {
         &self.backend
     }

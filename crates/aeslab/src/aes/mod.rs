@@ -7,14 +7,14 @@
 //! | `ct64` | [`Ct64`] | [`Sliced`] on `u64` (`sliced/u64.rs`) | yes | 4 |
 //! | `bitslice-sse`, `-avx2`, `-avx512` | [`BitsliceSse`], … | [`Sliced`] on xmm, ymm, zmm (`sliced/x86.rs`) | yes | 8, 16, 32 |
 //! | `aesni`, `vaes256`, `vaes512` | [`Aesni`], … | [`AesInsn`] on xmm, ymm, zmm (`insn/x86.rs`) | yes | 8, 16, 32 |
-//! | `armv8` (aarch64) | [`Armv8`] | [`AesInsn`] on q registers (`insn/aarch64.rs`) | yes | 8 |
+//! | `armv8` (aarch64) | `Armv8` | [`AesInsn`] on q registers (`insn/aarch64.rs`) | yes | 8 |
 //!
 //! [`default_backend`] is the fastest constant-time backend the CPU has; it never picks
 //! `table`. [`Aes128`], [`Aes192`] and [`Aes256`] use it; [`AnyAes`] and
 //! [`Aes128::with_backend`] take a backend by [`BackendKind`] or name.
 //!
 //! The modes see AES through [`Backend`] and [`Rounds`] and add their own kernels for each
-//! family (`ctr`, `aez`, `gcm`); [`backend_list!`] is the one list of backends, which each
+//! family (`ctr`, `aez`, `gcm`); `backend_list!` is the one list of backends, which each
 //! mode expands for its dispatch. Nothing here names a mode.
 
 #![deny(unsafe_code)]
@@ -60,7 +60,9 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
     fn new(key: &[u8]) -> Result<Self, Error>;
     /// 10, 12 or 14.
     fn rounds(&self) -> usize;
+    /// Encrypts `blocks` in place (ECB: each block alone).
     fn encrypt_blocks(&self, blocks: &mut [Block]);
+    /// Decrypts `blocks` in place.
     fn decrypt_blocks(&self, blocks: &mut [Block]);
 }
 
@@ -123,13 +125,13 @@ macro_rules! define_backends {
         /// A backend, named at run time.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum BackendKind {
-            $( $(#[$cfg])* $variant, )*
+            $( #[doc = concat!("The backend type `", stringify!($ty), "`.")] $(#[$cfg])* $variant, )*
         }
 
         /// An AES key scheduled for a backend chosen at run time.
         #[derive(Clone)]
         pub enum AnyAes {
-            $( $(#[$cfg])* $variant($ty), )*
+            $( #[doc = concat!("A key scheduled for `", stringify!($ty), "`.")] $(#[$cfg])* $variant($ty), )*
         }
 
         impl BackendKind {
@@ -139,10 +141,12 @@ macro_rules! define_backends {
             /// Their names, in the same order.
             pub const NAMES: &'static [&'static str] = &[ $( $(#[$cfg])* <$ty as Backend>::NAME, )* ];
 
+            /// Its name, as `--backend` and [`BackendKind::from_name`] take it.
             pub fn name(self) -> &'static str {
                 match self { $( $(#[$cfg])* BackendKind::$variant => <$ty as Backend>::NAME, )* }
             }
 
+            /// Whether its timing is independent of key and data (all but `table`).
             pub fn constant_time(self) -> bool {
                 match self { $( $(#[$cfg])* BackendKind::$variant => <$ty as Backend>::CONSTANT_TIME, )* }
             }
@@ -173,18 +177,22 @@ macro_rules! define_backends {
                 })
             }
 
+            /// The backend it was scheduled for.
             pub fn kind(&self) -> BackendKind {
                 match self { $( $(#[$cfg])* AnyAes::$variant(_) => BackendKind::$variant, )* }
             }
 
+            /// 10, 12 or 14.
             pub fn rounds(&self) -> usize {
                 match self { $( $(#[$cfg])* AnyAes::$variant(b) => b.rounds(), )* }
             }
 
+            /// Encrypts `blocks` in place (ECB: each block alone).
             pub fn encrypt_blocks(&self, blocks: &mut [Block]) {
                 match self { $( $(#[$cfg])* AnyAes::$variant(b) => b.encrypt_blocks(blocks), )* }
             }
 
+            /// Decrypts `blocks` in place.
             pub fn decrypt_blocks(&self, blocks: &mut [Block]) {
                 match self { $( $(#[$cfg])* AnyAes::$variant(b) => b.decrypt_blocks(blocks), )* }
             }

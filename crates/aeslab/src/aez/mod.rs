@@ -58,6 +58,7 @@ impl Aez {
         Ok(Aez { t: t? })
     }
 
+    /// The AES backend running its rounds.
     pub fn backend(&self) -> BackendKind {
         self.t.kind
     }

@@ -66,16 +66,20 @@ pub use stream::{
 pub enum FaceLevel {
     /// Plain CTR: every round of every block is computed.
     None,
+    /// 12 bytes of the whitening output cached; blocks start at round 1.
     Rd0,
+    /// Also columns 1–3 of round 1 (column 0 computed per block).
     Rd1,
     /// rd1+ in the paper.
     Rd1p,
+    /// Also the round-2 sums without column 0 (column-0 terms computed per block).
     Rd2,
     /// rd2+ in the paper.
     Rd2p,
 }
 
 impl FaceLevel {
+    /// Every level, from none to the most cached.
     pub const ALL: [FaceLevel; 6] =
         [FaceLevel::None, FaceLevel::Rd0, FaceLevel::Rd1, FaceLevel::Rd1p, FaceLevel::Rd2, FaceLevel::Rd2p];
 
@@ -85,10 +89,12 @@ impl FaceLevel {
     /// The fastest level (the default for every backend: each level only removes work).
     pub const FASTEST: FaceLevel = FaceLevel::Rd2p;
 
+    /// Its name, as `--face` takes it.
     pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
 
+    /// The level called `name`, or an error listing the names.
     pub fn from_name(name: &str) -> Result<FaceLevel, crate::Error> {
         FaceLevel::ALL
             .iter()

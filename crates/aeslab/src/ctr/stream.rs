@@ -26,7 +26,9 @@ use crate::{Block, Error};
 /// How the counter block advances, as a type (the RustCrypto way); [`Counter`] is the same at
 /// run time.
 pub trait CounterMode: Clone + Send + Sync + 'static {
+    /// The run-time [`Counter`] it stands for.
     const COUNTER: Counter;
+    /// Its name in reports: the counter's width in bits.
     const NAME: &'static str;
 }
 
@@ -118,14 +120,17 @@ impl DynCtr {
         DynCtr { key, counter, face, iv: u128::from_be_bytes(*iv), pos: 0, table: None, plain_run: ([0; 3], 0) }
     }
 
+    /// The AES backend producing the keystream.
     pub fn backend(&self) -> BackendKind {
         self.key.kind()
     }
 
+    /// The FACE level it was asked for (used once a table pays).
     pub fn face_level(&self) -> FaceLevel {
         self.face
     }
 
+    /// How its counter block advances.
     pub fn counter(&self) -> Counter {
         self.counter
     }
@@ -348,11 +353,17 @@ pub struct AesCtr<K: AesKeySize, M: CounterMode> {
     _marker: PhantomData<(K, M)>,
 }
 
+/// AES-128-CTR, 128-bit big-endian counter.
 pub type Aes128Ctr = AesCtr<cipher::consts::U16, Ctr128BE>;
+/// AES-192-CTR, 128-bit big-endian counter.
 pub type Aes192Ctr = AesCtr<cipher::consts::U24, Ctr128BE>;
+/// AES-256-CTR, 128-bit big-endian counter.
 pub type Aes256Ctr = AesCtr<cipher::consts::U32, Ctr128BE>;
+/// AES-128-CTR, 96-bit nonce and 32-bit big-endian counter.
 pub type Aes128Ctr32 = AesCtr<cipher::consts::U16, Ctr32BE>;
+/// AES-192-CTR, 96-bit nonce and 32-bit big-endian counter.
 pub type Aes192Ctr32 = AesCtr<cipher::consts::U24, Ctr32BE>;
+/// AES-256-CTR, 96-bit nonce and 32-bit big-endian counter.
 pub type Aes256Ctr32 = AesCtr<cipher::consts::U32, Ctr32BE>;
 
 impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
@@ -361,10 +372,12 @@ impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
         Ok(AesCtr { inner: DynCtr::new(key, iv, backend, face, M::COUNTER)?, _marker: PhantomData })
     }
 
+    /// The stream behind it, with its run-time choices.
     pub fn as_dyn(&self) -> &DynCtr {
         &self.inner
     }
 
+    /// The stream behind it, mutably (to seek, restart or precompute).
     pub fn as_dyn_mut(&mut self) -> &mut DynCtr {
         &mut self.inner
     }

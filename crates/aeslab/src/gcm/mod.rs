@@ -9,7 +9,7 @@
 //! (`insn.rs`) does the whole message at every length: the GHASH of one group of blocks is
 //! multiplied between the AES rounds of the next, in the loop it owns. The other backends
 //! (bitsliced, T-table) alternate a CTR pass and a GHASH pass per 4 KiB chunk, which stays in
-//! L1, or take the short path for short messages ([`Gcm::crypt_short`]).
+//! L1, or take the short path for short messages (`Gcm::crypt_short`).
 //!
 //! [`Gcm`] takes keys of 16, 24 or 32 bytes, nonces of any non-zero length (other than 12
 //! bytes through GHASH), tags of 12 to 16 bytes. It is immutable once made: sealing and
@@ -201,14 +201,17 @@ impl Gcm {
         gcm
     }
 
+    /// Tag length in bytes (12 to 16).
     pub fn tag_len(&self) -> usize {
         self.tag_len
     }
 
+    /// The AES backend running CTR.
     pub fn backend(&self) -> BackendKind {
         self.aes.kind()
     }
 
+    /// The GHASH implementation.
     pub fn ghash_impl(&self) -> GhashImpl {
         self.ghash.imp()
     }
@@ -416,8 +419,11 @@ pub struct AesGcm<K: AesKeySize, N: ArraySize = U12> {
     _key: PhantomData<(K, N)>,
 }
 
+/// AES-128-GCM with 96-bit nonces and 16-byte tags (the `aead` traits).
 pub type Aes128Gcm = AesGcm<cipher::consts::U16>;
+/// AES-192-GCM with 96-bit nonces and 16-byte tags (the `aead` traits).
 pub type Aes192Gcm = AesGcm<cipher::consts::U24>;
+/// AES-256-GCM with 96-bit nonces and 16-byte tags (the `aead` traits).
 pub type Aes256Gcm = AesGcm<cipher::consts::U32>;
 
 impl<K: AesKeySize, N: ArraySize> AesGcm<K, N> {
@@ -432,6 +438,7 @@ impl<K: AesKeySize, N: ArraySize> AesGcm<K, N> {
         Ok(AesGcm { inner: Gcm::with_options_variable_time(key, backend, face, ghash, 16)?, _key: PhantomData })
     }
 
+    /// The native-API cipher behind it.
     pub fn as_gcm(&self) -> &Gcm {
         &self.inner
     }

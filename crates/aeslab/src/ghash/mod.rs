@@ -38,9 +38,11 @@ pub enum GhashImpl {
 }
 
 impl GhashImpl {
+    /// Every implementation, available or not.
     pub const ALL: [GhashImpl; 5] =
         [GhashImpl::Portable, GhashImpl::Pclmul, GhashImpl::Vpclmul256, GhashImpl::Vpclmul512, GhashImpl::Pmull];
 
+    /// Its name, as `--ghash` takes it.
     pub fn name(self) -> &'static str {
         match self {
             GhashImpl::Portable => "portable",
