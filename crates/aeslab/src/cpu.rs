@@ -41,6 +41,7 @@ pub const IMPLIES: &[(&str, &[&str])] = &[
 #[cfg(target_arch = "aarch64")]
 pub const IMPLIES: &[(&str, &[&str])] = &[("aes", &["neon"]), ("pmull", &["neon"]), ("sha2", &["neon"]), ("sha3", &["sha2"])];
 
+/// Feature → the features it implies (none: no feature is detected on this architecture).
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 pub const IMPLIES: &[(&str, &[&str])] = &[];
 
@@ -87,6 +88,8 @@ pub(crate) use x86_has;
 
 /// Names (as `is_x86_feature_detected!` spells them) of the relevant features this CPU has.
 pub fn features() -> Vec<&'static str> {
+    // Nothing is pushed on architectures with no detection.
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_mut))]
     let mut found = Vec::new();
     #[cfg(target_arch = "x86_64")]
     {

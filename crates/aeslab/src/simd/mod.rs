@@ -67,6 +67,7 @@ impl Isa for Portable {
 /// Defines an ISA token: the type, its feature string, its detection and its entry point (a
 /// generic function carrying the `#[target_feature]`, which trait methods cannot), and with
 /// `reg = T` the block register its kernels use.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! isa {
     ($(#[$doc:meta])* $name:ident, $features:literal, reg = $reg:ty, $detect:expr) => {
         $crate::simd::isa!($(#[$doc])* $name, $features, $detect);
@@ -108,6 +109,7 @@ macro_rules! isa {
         }
     };
 }
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use isa;
 
 /// A register of [`Reg::LANES`] blocks.
@@ -153,6 +155,7 @@ pub trait Reg: Copy {
 
 /// The [`Reg`] methods that are trivial for a register of one block (xmm, ARM's q): "fewer
 /// than LANES blocks" never occurs, and a pair of registers is already unzipped.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 macro_rules! one_block_per_register {
     () => {
         #[inline(always)]
@@ -179,6 +182,7 @@ macro_rules! one_block_per_register {
         }
     };
 }
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub(crate) use one_block_per_register;
 
 /// A `u128` field of a kernel's struct (a counter block, a GHASH accumulator), read as two
