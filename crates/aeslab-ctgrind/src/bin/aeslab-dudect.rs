@@ -171,6 +171,19 @@ fn gcm_seal_path(kind: BackendKind, ghash: GhashImpl) -> Path {
     }
 }
 
+/// The inputs of a tag check: `ciphertext` with the tag `near_miss` (fixed class: the right
+/// tag with its last bit flipped) or a random tag (random class). An early-exit comparison
+/// would read all sixteen bytes of the first and stop at the first byte of almost every other.
+fn forgeries(ciphertext: [u8; DATA], near_miss: [u8; 16]) -> impl FnMut(Class, &mut StdRng, &mut Input) {
+    move |class, rng, input| {
+        input.data = ciphertext;
+        match class {
+            Class::Fixed => input.tag = near_miss,
+            Class::Random => rng.fill_bytes(&mut input.tag),
+        }
+    }
+}
+
 /// GCM's tag check under one fixed key: the fixed class's tag differs from the right one only
 /// in its last byte (an early-exit comparison would read all sixteen), the random class's
 /// tags are random (such a comparison would stop at the first byte).
@@ -188,13 +201,7 @@ fn gcm_open_path(kind: BackendKind, ghash: GhashImpl) -> Path {
             let near_miss = right;
             h.run(
                 h.samples,
-                |class, rng, input| {
-                    input.data = ciphertext;
-                    match class {
-                        Class::Fixed => input.tag = near_miss,
-                        Class::Random => rng.fill_bytes(&mut input.tag),
-                    }
-                },
+                forgeries(ciphertext, near_miss),
                 |input| {
                     let verdict = gcm.decrypt_in_place_detached(&NONCE, AD, &mut input.data, &input.tag);
                     black_box(verdict.is_err());
@@ -293,13 +300,7 @@ fn ace_open_path(backend: AceBackend) -> Path {
             near_miss[15] ^= 1;
             h.run(
                 h.samples,
-                |class, rng, input| {
-                    input.data = ciphertext;
-                    match class {
-                        Class::Fixed => input.tag = near_miss,
-                        Class::Random => rng.fill_bytes(&mut input.tag),
-                    }
-                },
+                forgeries(ciphertext, near_miss),
                 |input| {
                     let mut message = AceMessage { nonce: [7; 16], ad: AD, buffer: &mut input.data, tag: input.tag };
                     let verdict = ace.open_many(std::slice::from_mut(&mut message));
