@@ -3,6 +3,7 @@
 
 #![deny(unsafe_code)]
 
+use alloc::string::String;
 use core::fmt;
 
 /// Errors reported by aeslab's public API. Each renders as one clear sentence.
@@ -142,4 +143,4 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}

@@ -65,6 +65,15 @@
 //! assert_ne!(digests[0], digests[1]);
 //! ```
 //!
+//! # Features
+//!
+//! - `std` (default): the thread pool behind `apply_keystream_threaded` and the
+//!   `AESLAB_CPU_MASK` environment variable. Without it the crate is `#![no_std]` and builds for
+//!   microcontrollers (`thumbv7em-none-eabihf`) and `wasm32-unknown-unknown`; CPU features are
+//!   still detected at run time (CPUID on x86-64, the kernel's capabilities on aarch64). It
+//!   still needs the `alloc` crate: key objects box their tables and the batch APIs return
+//!   vectors.
+//!
 //! Which backend runs: [`aes::default_backend`] is the fastest constant-time one this CPU has
 //! (`aeslab cpu` lists them); `with_options`/`with_backend` constructors choose one, and the
 //! variable-time T-table backend runs only through constructors whose names say so. The
@@ -104,8 +113,14 @@
 //!
 //! This crate contains no measurement code; timing lives in `aeslab-measure` and the CLI.
 
+#![no_std]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+
+// Key objects and batch APIs allocate; `std` adds the thread pool and `AESLAB_CPU_MASK`.
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
 
 pub mod ace;
 mod aead_glue;

@@ -76,3 +76,12 @@ fn block_cipher_round_trips_on_every_backend() {
         }
     }
 }
+
+/// With AES-NI enabled in the build (as `scripts/miri-ci.sh` builds), detection offers the
+/// AES-NI backend — under Miri from the compile-time features, since Miri has no CPUID — so
+/// the tests above run its kernels and not only `ct64`.
+#[cfg(all(target_arch = "x86_64", target_feature = "aes", target_feature = "ssse3"))]
+#[test]
+fn the_aes_ni_backend_runs_when_the_build_enables_it() {
+    assert!(backends().contains(&BackendKind::Aesni), "{:?}", backends());
+}

@@ -11,6 +11,7 @@
 
 #![deny(unsafe_code)]
 
+use alloc::vec::Vec;
 use cipher::consts::U16;
 use cipher::{KeyInit, KeySizeUser};
 use zeroize::{Zeroize, Zeroizing};

@@ -9,8 +9,7 @@
 
 #![deny(unsafe_code)]
 
-use std::sync::OnceLock;
-
+use alloc::vec::Vec;
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 use zeroize::Zeroize;
@@ -19,15 +18,19 @@ use super::{AceBackend, Lane, LaneJob, LaneStates, RATE, run_lockstep};
 use crate::Error;
 
 
-/// The state after the IV permutation, computed once.
+/// The state after the IV permutation: the permutation of the state whose bytes 8..11 are
+/// 80 40 40 (the IV of ACE-H-256) and the rest zero. A constant, so that no lazily initialised
+/// static is needed without `std`; `initial_state_is_the_permuted_iv` recomputes it.
+const INITIAL_STATE: [u8; 40] = [
+    0xb9, 0x7d, 0xda, 0x3f, 0x0c, 0x5f, 0x0e, 0xca, //
+    0x65, 0xd1, 0x80, 0xd6, 0x49, 0xdc, 0xa1, 0x8c, //
+    0x66, 0x2c, 0xd1, 0xa6, 0x70, 0x37, 0x58, 0x75, //
+    0x29, 0x7d, 0xb0, 0xb0, 0x72, 0x73, 0xce, 0xa8, //
+    0x99, 0x71, 0xde, 0x8a, 0x9a, 0x65, 0x72, 0x24,
+];
+
 fn initial_state() -> &'static [u8; 40] {
-    static IV: OnceLock<[u8; 40]> = OnceLock::new();
-    IV.get_or_init(|| {
-        let mut s = [0u8; 40];
-        s[8..11].copy_from_slice(&[0x80, 0x40, 0x40]);
-        super::permute(&mut s);
-        s
-    })
+    &INITIAL_STATE
 }
 
 /// ACE-H-256 with the `digest` traits (`Digest`, `Update`, `FixedOutput`, `Reset`) for one
@@ -157,5 +160,16 @@ impl LaneJob for HashJob<'_> {
             let i = t - self.blocks;
             self.digest[RATE * i..RATE * i + RATE].copy_from_slice(&lane.rate());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn initial_state_is_the_permuted_iv() {
+        let mut s = [0u8; 40];
+        s[8..11].copy_from_slice(&[0x80, 0x40, 0x40]);
+        crate::ace::permute(&mut s);
+        assert_eq!(&s, super::initial_state());
     }
 }

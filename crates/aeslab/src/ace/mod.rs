@@ -17,6 +17,7 @@ mod permutation;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 
+use alloc::string::ToString;
 pub use aead::{AceAe128, AceMessage};
 pub use hash::AceHash256;
 pub use permutation::{LaneStates, MAX_LANES};

@@ -191,6 +191,7 @@ pub fn equivalent_inverse_into<M: InvMixColumns>(enc: &RoundKeys, m: M, dec: &mu
 mod tests {
     use super::*;
     use crate::aes::consts::SBOX;
+    use alloc::{vec, vec::Vec};
 
     fn table_sub_word(w: u32) -> u32 {
         u32::from_le_bytes(w.to_le_bytes().map(|b| SBOX[b as usize]))

@@ -26,7 +26,8 @@ pub(crate) mod key_schedule;
 pub(crate) mod sliced;
 pub(crate) mod table;
 
-use std::sync::OnceLock;
+use alloc::string::ToString;
+use core::sync::atomic::{AtomicU8, Ordering};
 
 use cipher::array::ArraySize;
 use cipher::typenum::Unsigned;
@@ -129,6 +130,9 @@ macro_rules! define_backends {
         }
 
         /// An AES key scheduled for a backend chosen at run time.
+        // Where only the portable backends exist, the T-table schedule dwarfs the bitsliced
+        // one; boxing it would cost an allocation per key for the variable-time backend only.
+        #[allow(clippy::large_enum_variant)]
         #[derive(Clone)]
         pub enum AnyAes {
             $( #[doc = concat!("A key scheduled for `", stringify!($ty), "`.")] $(#[$cfg])* $variant($ty), )*
@@ -243,8 +247,20 @@ pub(crate) fn refuse_variable_time(kind: BackendKind, scheme: &'static str, opt_
 
 /// The fastest constant-time backend this CPU can run (detected once).
 pub fn default_backend() -> BackendKind {
-    static DEFAULT: OnceLock<BackendKind> = OnceLock::new();
-    *DEFAULT.get_or_init(|| PREFERENCE.iter().copied().find(|k| k.available()).expect("ct64 is always available"))
+    // Its index in `BackendKind::ALL`, or `UNKNOWN` before the first call. An atomic byte
+    // rather than a `OnceLock`, which needs `std`: two threads that race both detect the same
+    // answer and store it.
+    const UNKNOWN: u8 = u8::MAX;
+    static DEFAULT: AtomicU8 = AtomicU8::new(UNKNOWN);
+    match DEFAULT.load(Ordering::Relaxed) {
+        UNKNOWN => {
+            let kind = PREFERENCE.iter().copied().find(|k| k.available()).expect("ct64 is always available");
+            let index = BackendKind::ALL.iter().position(|k| *k == kind).expect("every backend is in ALL");
+            DEFAULT.store(index as u8, Ordering::Relaxed);
+            kind
+        }
+        index => BackendKind::ALL[usize::from(index)],
+    }
 }
 
 impl BackendKind {
@@ -263,13 +279,13 @@ impl BackendKind {
     }
 }
 
-impl std::fmt::Display for BackendKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.name())
     }
 }
 
-impl std::str::FromStr for BackendKind {
+impl core::str::FromStr for BackendKind {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self, Error> {
         BackendKind::from_name(s)

@@ -6,6 +6,7 @@
 
 #![deny(unsafe_code)]
 
+use alloc::boxed::Box;
 use cipher::consts::U1;
 
 use super::consts::{INV_SBOX, SBOX, gf_mul};

@@ -8,6 +8,7 @@
 
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
+use alloc::boxed::Box;
 use core::marker::PhantomData;
 
 use super::tweak::{CHUNK_PAIRS, PairOffsets, PowerRing};

@@ -18,6 +18,7 @@ mod kernels;
 mod scheme;
 mod tweak;
 
+use alloc::{vec, vec::Vec};
 use blake2::Digest;
 use cipher::consts::{U16, U48};
 use cipher::{KeyInit, KeySizeUser};

@@ -9,6 +9,7 @@
 
 #![deny(unsafe_code)]
 
+use alloc::boxed::Box;
 use zeroize::Zeroize;
 
 use super::kernels::{AezEngine, AezRounds};

@@ -49,6 +49,7 @@ mod sliced;
 mod stream;
 mod table;
 
+use alloc::string::ToString;
 use core::fmt;
 
 use crate::Block;
@@ -120,7 +121,7 @@ impl fmt::Display for FaceLevel {
     }
 }
 
-impl std::str::FromStr for FaceLevel {
+impl core::str::FromStr for FaceLevel {
     type Err = crate::Error;
     fn from_str(s: &str) -> Result<Self, crate::Error> {
         FaceLevel::from_name(s)

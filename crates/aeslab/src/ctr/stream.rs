@@ -8,6 +8,9 @@
 
 #![deny(unsafe_code)]
 
+use alloc::boxed::Box;
+#[cfg(feature = "std")]
+use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -295,9 +298,11 @@ impl DynCtr {
     /// per process and kept, so a call costs a few microseconds of hand-off rather than a
     /// thread spawn each): the buffer is cut into contiguous pieces on block boundaries; each
     /// piece runs on a clone of this stream sought to it, the first on the calling thread.
+    /// Needs the `std` feature.
     ///
     /// # Panics
     /// As [`DynCtr::apply_keystream`], before any thread starts.
+    #[cfg(feature = "std")]
     pub fn apply_keystream_threaded(&mut self, buf: &mut [u8], threads: usize) {
         if let Err(e) = self.check_remaining(buf.len()) {
             panic!("aeslab CTR: {e}");
@@ -386,6 +391,7 @@ impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
     ///
     /// # Panics
     /// As [`DynCtr::apply_keystream`], before any thread starts.
+    #[cfg(feature = "std")]
     pub fn apply_keystream_threaded(&mut self, buf: &mut [u8], threads: usize) {
         self.inner.apply_keystream_threaded(buf, threads);
     }

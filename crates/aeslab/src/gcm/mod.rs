@@ -22,6 +22,7 @@
 
 mod insn;
 
+use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 use cipher::array::ArraySize;

@@ -6,11 +6,10 @@ use core::arch::aarch64::*;
 
 use super::{Reg, isa, one_block_per_register};
 use crate::Block;
-use crate::cpu::masked;
 
 /// An aarch64 feature this CPU has and `AESLAB_CPU_MASK` does not hide.
 macro_rules! arm_has {
-    ($($f:tt),+) => { $(std::arch::is_aarch64_feature_detected!($f) && !masked($f))&&+ };
+    ($($f:tt),+) => { $($crate::cpu::has($f))&&+ };
 }
 
 isa!(

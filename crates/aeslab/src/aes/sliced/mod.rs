@@ -24,6 +24,7 @@ mod u64;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+use alloc::{vec, vec::Vec};
 use cipher::array::ArraySize;
 use zeroize::Zeroize;
 

@@ -1,6 +1,10 @@
 //! The CPU features aeslab's backends use, as detected at run time.
 //!
-//! `AESLAB_CPU_MASK` (comma-separated feature names, as `is_x86_feature_detected!` spells
+//! Detection needs no `std`: on x86-64, CPUID and XGETBV (the OS's support of the AVX and
+//! AVX-512 register state) directly (`x86.rs`); on aarch64, the `cpufeatures` crate (the
+//! kernel's hardware capabilities on Linux and Android, `sysctl` on Apple).
+//!
+//! With the `std` feature, `AESLAB_CPU_MASK` (comma-separated feature names, as `is_x86_feature_detected!` spells
 //! them, e.g. `vaes,avx512f`) makes aeslab treat those features as absent, as OpenSSL's
 //! `OPENSSL_ia32cap` does: to measure or test as on a CPU without them. Masking only ever
 //! removes backends, so it cannot make an unsupported instruction run.
@@ -13,7 +17,43 @@
 
 #![deny(unsafe_code)]
 
-use std::sync::OnceLock;
+use alloc::vec::Vec;
+#[cfg(feature = "std")]
+use {alloc::string::String, std::sync::OnceLock};
+
+// x86-64: CPUID directly (see `x86.rs` for why not `cpufeatures`).
+#[cfg(target_arch = "x86_64")]
+mod x86;
+#[cfg(target_arch = "x86_64")]
+use x86 as probe;
+
+#[cfg(target_arch = "aarch64")]
+mod probe {
+    // `cpufeatures` reports AES and PMULL together as "aes" (Linux's HWCAP_AES | HWCAP_PMULL).
+    cpufeatures::new!(aes, "aes");
+    cpufeatures::new!(sha2, "sha2");
+    cpufeatures::new!(sha3, "sha3");
+
+    /// Whether the CPU supports `feature` (as `is_aarch64_feature_detected!` spells it); names
+    /// not listed here are `false`.
+    #[inline(always)]
+    pub(super) fn detected(feature: &str) -> bool {
+        match feature {
+            "neon" => cfg!(target_feature = "neon"),
+            "aes" | "pmull" => aes::get(),
+            "sha2" => sha2::get(),
+            "sha3" => sha3::get(),
+            _ => false,
+        }
+    }
+}
+
+/// Whether this CPU has `feature` and [`masked`] does not hide it.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+pub(crate) fn has(feature: &str) -> bool {
+    probe::detected(feature) && !masked(feature)
+}
 
 /// Feature → the features it implies (directly), as rustc's `#[target_feature]` treats them.
 #[cfg(target_arch = "x86_64")]
@@ -46,6 +86,7 @@ pub const IMPLIES: &[(&str, &[&str])] = &[("aes", &["neon"]), ("pmull", &["neon"
 pub const IMPLIES: &[(&str, &[&str])] = &[];
 
 /// The names `AESLAB_CPU_MASK` lists, lower-cased.
+#[cfg(feature = "std")]
 fn mask_list() -> Vec<String> {
     std::env::var("AESLAB_CPU_MASK")
         .unwrap_or_default()
@@ -56,7 +97,16 @@ fn mask_list() -> Vec<String> {
 }
 
 /// Whether `feature` is masked: named in `AESLAB_CPU_MASK`, or implying (through [`IMPLIES`])
+/// a feature that is. The mask is read and closed over the implications once. (Without the
+/// `std` feature there is no environment to read, and nothing is masked.)
+#[cfg(not(feature = "std"))]
+pub fn masked(_feature: &str) -> bool {
+    false
+}
+
+/// Whether `feature` is masked: named in `AESLAB_CPU_MASK`, or implying (through [`IMPLIES`])
 /// a feature that is. The mask is read and closed over the implications once.
+#[cfg(feature = "std")]
 pub fn masked(feature: &str) -> bool {
     static MASKED: OnceLock<Vec<String>> = OnceLock::new();
     let closed = MASKED.get_or_init(|| {
@@ -65,7 +115,7 @@ pub fn masked(feature: &str) -> bool {
         // `pmull`, …) stay masked as named.
         for (f, _) in IMPLIES {
             if masked_by(f, &out) && !out.iter().any(|m| m == f) {
-                out.push(f.to_string());
+                out.push(String::from(*f));
             }
         }
         out
@@ -73,15 +123,16 @@ pub fn masked(feature: &str) -> bool {
     closed.iter().any(|m| m == feature)
 }
 
+#[cfg(feature = "std")]
 fn masked_by(feature: &str, mask: &[String]) -> bool {
     mask.iter().any(|m| m == feature)
         || IMPLIES.iter().filter(|(f, _)| *f == feature).flat_map(|(_, implied)| implied.iter()).any(|i| masked_by(i, mask))
 }
 
-/// `is_x86_feature_detected!`, minus the features `AESLAB_CPU_MASK` masks.
+/// Every named feature detected, minus the features `AESLAB_CPU_MASK` masks.
 #[cfg(target_arch = "x86_64")]
 macro_rules! x86_has {
-    ($($f:tt),+) => { $(std::arch::is_x86_feature_detected!($f) && !$crate::cpu::masked($f))&&+ };
+    ($($f:tt),+) => { $($crate::cpu::has($f))&&+ };
 }
 #[cfg(target_arch = "x86_64")]
 pub(crate) use x86_has;
@@ -95,7 +146,7 @@ pub fn features() -> Vec<&'static str> {
     {
         macro_rules! probe {
             ($($f:tt),*) => {$(
-                if std::arch::is_x86_feature_detected!($f) && !masked($f) {
+                if has($f) {
                     found.push($f);
                 }
             )*};
@@ -109,7 +160,7 @@ pub fn features() -> Vec<&'static str> {
     {
         macro_rules! probe {
             ($($f:tt),*) => {$(
-                if std::arch::is_aarch64_feature_detected!($f) && !masked($f) {
+                if has($f) {
                     found.push($f);
                 }
             )*};
@@ -122,6 +173,7 @@ pub fn features() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     fn mask(names: &[&str]) -> Vec<String> {
         names.iter().map(|s| s.to_string()).collect()

@@ -1,0 +1,163 @@
+//! x86-64 feature detection by CPUID and XGETBV, without `std`.
+//!
+//! Not the `cpufeatures` crate: it counts VAES and VPCLMULQDQ as AVX-512 features (it asks the
+//! OS for the zmm state), so on an AVX2 CPU with VAES on ymm (AMD Zen 3) it reports neither.
+//! Here each feature needs only the register state its instructions use: xmm for SSE/AES-NI,
+//! ymm for AVX/AVX2/VAES/VPCLMULQDQ, zmm for AVX-512.
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::{__cpuid, __cpuid_count, CpuidResult};
+use core::sync::atomic::{AtomicU32, Ordering};
+
+/// The features aeslab asks about: name (as `is_x86_feature_detected!` spells it), CPUID leaf
+/// (1, or 7 sub-leaf 0), register, bit, and the register state the OS must save for it.
+const FEATURES: &[(&str, u32, Reg, u32, State)] = &[
+    ("sse2", 1, Reg::Edx, 26, State::None),
+    ("ssse3", 1, Reg::Ecx, 9, State::None),
+    ("sse4.1", 1, Reg::Ecx, 19, State::None),
+    ("aes", 1, Reg::Ecx, 25, State::None),
+    ("pclmulqdq", 1, Reg::Ecx, 1, State::None),
+    ("avx", 1, Reg::Ecx, 28, State::Ymm),
+    ("avx2", 7, Reg::Ebx, 5, State::Ymm),
+    ("bmi2", 7, Reg::Ebx, 8, State::None),
+    ("sha", 7, Reg::Ebx, 29, State::None),
+    ("gfni", 7, Reg::Ecx, 8, State::None),
+    ("vaes", 7, Reg::Ecx, 9, State::Ymm),
+    ("vpclmulqdq", 7, Reg::Ecx, 10, State::Ymm),
+    ("avx512f", 7, Reg::Ebx, 16, State::Zmm),
+    ("avx512bw", 7, Reg::Ebx, 30, State::Zmm),
+    ("avx512vl", 7, Reg::Ebx, 31, State::Zmm),
+];
+
+#[derive(Clone, Copy)]
+enum Reg {
+    Ebx,
+    Ecx,
+    Edx,
+}
+
+/// The register state a feature's instructions need the OS to save on a context switch.
+#[derive(Clone, Copy, PartialEq)]
+enum State {
+    /// xmm only (always saved on x86-64).
+    None,
+    /// xmm and the upper halves of ymm (XCR0 bits 1 and 2).
+    Ymm,
+    /// ymm, the opmask registers and the zmm upper halves and registers 16–31 (XCR0 bits 5–7).
+    Zmm,
+}
+
+/// Bit `i` set: `FEATURES[i]` is supported; bit 31 set: detection has run.
+static DETECTED: AtomicU32 = AtomicU32::new(0);
+const DONE: u32 = 1 << 31;
+
+fn register(r: &CpuidResult, reg: Reg) -> u32 {
+    match reg {
+        Reg::Ebx => r.ebx,
+        Reg::Ecx => r.ecx,
+        Reg::Edx => r.edx,
+    }
+}
+
+/// The XCR0 bits the OS enables (0 when the OS does not use XSAVE).
+fn xcr0(leaf1: &CpuidResult) -> u64 {
+    const OSXSAVE: u32 = 1 << 27;
+    if leaf1.ecx & OSXSAVE == 0 {
+        return 0;
+    }
+    let (lo, hi): (u32, u32);
+    // SAFETY: XGETBV with ECX = 0 is defined when CPUID reports OSXSAVE (checked above: the OS
+    // has set CR4.OSXSAVE); it reads XCR0 into edx:eax and touches nothing else.
+    unsafe {
+        core::arch::asm!("xgetbv", in("ecx") 0u32, out("eax") lo, out("edx") hi, options(nomem, nostack, preserves_flags));
+    }
+    (u64::from(hi) << 32) | u64::from(lo)
+}
+
+/// Runs CPUID once and returns the bit set of `FEATURES` this CPU and OS support.
+#[cold]
+fn detect() -> u32 {
+    // SAFETY: CPUID exists on every x86-64 CPU; leaf 7 is asked only when leaf 0 reports it.
+    // (`__cpuid` is a safe function in newer Rust, `unsafe` under the MSRV.)
+    #[allow(unused_unsafe)]
+    let (leaf1, leaf7) = unsafe {
+        let none = CpuidResult { eax: 0, ebx: 0, ecx: 0, edx: 0 };
+        (__cpuid(1), if __cpuid(0).eax >= 7 { __cpuid_count(7, 0) } else { none })
+    };
+    let xcr0 = xcr0(&leaf1);
+    let ymm = xcr0 & 0b110 == 0b110;
+    let zmm = ymm && xcr0 & 0b1110_0000 == 0b1110_0000;
+    let mut bits = DONE;
+    for (i, &(_, leaf, reg, bit, state)) in FEATURES.iter().enumerate() {
+        let words = if leaf == 1 { &leaf1 } else { &leaf7 };
+        let state_ok = match state {
+            State::None => true,
+            State::Ymm => ymm,
+            State::Zmm => zmm,
+        };
+        if register(words, reg) >> bit & 1 == 1 && state_ok {
+            bits |= 1 << i;
+        }
+    }
+    DETECTED.store(bits, Ordering::Relaxed);
+    bits
+}
+
+/// Whether the CPU and the OS support `feature`; names aeslab does not ask about are `false`.
+/// Called with literals, so after inlining the lookup is one load and one bit test.
+#[inline(always)]
+pub(super) fn detected(feature: &str) -> bool {
+    let Some(i) = FEATURES.iter().position(|f| f.0 == feature) else {
+        return false;
+    };
+    // Under Miri there is no CPUID: the features the build enables are all there is.
+    if cfg!(miri) {
+        return compiled_in(feature);
+    }
+    let mut bits = DETECTED.load(Ordering::Relaxed);
+    if bits & DONE == 0 {
+        bits = detect();
+    }
+    bits >> i & 1 == 1
+}
+
+/// Whether the build enables `feature` at compile time (`-C target-feature`).
+fn compiled_in(feature: &str) -> bool {
+    match feature {
+        "sse2" => cfg!(target_feature = "sse2"),
+        "ssse3" => cfg!(target_feature = "ssse3"),
+        "sse4.1" => cfg!(target_feature = "sse4.1"),
+        "aes" => cfg!(target_feature = "aes"),
+        "pclmulqdq" => cfg!(target_feature = "pclmulqdq"),
+        "avx" => cfg!(target_feature = "avx"),
+        "avx2" => cfg!(target_feature = "avx2"),
+        "bmi2" => cfg!(target_feature = "bmi2"),
+        "sha" => cfg!(target_feature = "sha"),
+        "gfni" => cfg!(target_feature = "gfni"),
+        "vaes" => cfg!(target_feature = "vaes"),
+        "vpclmulqdq" => cfg!(target_feature = "vpclmulqdq"),
+        "avx512f" => cfg!(target_feature = "avx512f"),
+        "avx512bw" => cfg!(target_feature = "avx512bw"),
+        "avx512vl" => cfg!(target_feature = "avx512vl"),
+        _ => false,
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    /// The same answers as the standard library's detection, feature by feature.
+    #[test]
+    fn agrees_with_std() {
+        macro_rules! check {
+            ($($f:tt),*) => {$(
+                assert_eq!(super::detected($f), std::arch::is_x86_feature_detected!($f), $f);
+            )*};
+        }
+        check!(
+            "sse2", "ssse3", "sse4.1", "aes", "pclmulqdq", "avx", "avx2", "bmi2", "sha", "gfni", "vaes",
+            "vpclmulqdq", "avx512f", "avx512bw", "avx512vl"
+        );
+        assert!(!super::detected("no-such-feature"));
+    }
+}
