@@ -2,7 +2,9 @@
 
 mod common;
 
-use aeslab::aes::{Aes128, Aes128With, Aes192, Aes256, Aes256With, BackendKind, Ct64, TableVartime};
+use aeslab::aes::{Aes128, Aes128With, Aes192, Aes256, Aes256With, Ct64, TableVartime};
+#[cfg(target_arch = "x86_64")]
+use aeslab::aes::BackendKind;
 use cipher::array::Array;
 use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
 

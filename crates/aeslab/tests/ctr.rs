@@ -7,7 +7,8 @@ mod common;
 use aeslab::aes::BackendKind;
 use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, Counter, DynCtr, FaceLevel, face_pays_from_blocks};
 use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
-use openssl::symm::{Cipher, Crypter, Mode, encrypt};
+#[cfg(not(target_arch = "x86"))]
+use openssl::symm::{Cipher, encrypt};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -67,7 +68,10 @@ fn sp800_38a_f5_on_every_backend_and_level() {
     }
 }
 
-fn openssl_ctr128(key: &[u8], iv: &[u8], data: &[u8]) -> Vec<u8> {
+/// CTR with a 128-bit big-endian counter: OpenSSL's `aes-*-ctr` wherever the system has
+/// OpenSSL.
+#[cfg(not(target_arch = "x86"))]
+fn reference_ctr128(key: &[u8], iv: &[u8], data: &[u8]) -> Vec<u8> {
     let cipher = match key.len() {
         16 => Cipher::aes_128_ctr(),
         24 => Cipher::aes_192_ctr(),
@@ -76,24 +80,44 @@ fn openssl_ctr128(key: &[u8], iv: &[u8], data: &[u8]) -> Vec<u8> {
     encrypt(cipher, key, Some(iv), data).unwrap()
 }
 
-/// Ctr32BE from first principles: ECB (OpenSSL) of nonce ‖ (c + i mod 2^32).
+/// On 32-bit x86 (no OpenSSL for the tests there): from first principles, as below.
+#[cfg(target_arch = "x86")]
+fn reference_ctr128(key: &[u8], iv: &[u8], data: &[u8]) -> Vec<u8> {
+    let c0 = u128::from_be_bytes(iv.try_into().unwrap());
+    rustcrypto_ctr(key, data, |i| c0.wrapping_add(i as u128).to_be_bytes())
+}
+
+/// Ctr32BE from first principles: nonce ‖ (c + i mod 2^32).
 fn reference_ctr32(key: &[u8], iv: &[u8], data: &[u8]) -> Vec<u8> {
-    let ecb = match key.len() {
-        16 => Cipher::aes_128_ecb(),
-        24 => Cipher::aes_192_ecb(),
-        _ => Cipher::aes_256_ecb(),
-    };
     let c0 = u32::from_be_bytes(iv[12..16].try_into().unwrap());
-    let mut counters = Vec::with_capacity(data.len() + 16);
-    for i in 0..data.len().div_ceil(16) {
-        counters.extend_from_slice(&iv[..12]);
-        counters.extend_from_slice(&c0.wrapping_add(i as u32).to_be_bytes());
+    rustcrypto_ctr(key, data, |i| {
+        let mut block = [0u8; 16];
+        block[..12].copy_from_slice(&iv[..12]);
+        block[12..].copy_from_slice(&c0.wrapping_add(i as u32).to_be_bytes());
+        block
+    })
+}
+
+/// `data` XOR the encryptions of `counter(0)`, `counter(1)`, … under RustCrypto's `aes` 0.9,
+/// an implementation independent of aeslab.
+fn rustcrypto_ctr(key: &[u8], data: &[u8], counter: impl Fn(usize) -> [u8; 16]) -> Vec<u8> {
+    use aes09::cipher::{BlockCipherEncrypt, KeyInit};
+    fn keystream<C: BlockCipherEncrypt + KeyInit>(key: &[u8], counters: &[[u8; 16]]) -> Vec<u8> {
+        let cipher = C::new_from_slice(key).unwrap();
+        let mut ks = Vec::with_capacity(16 * counters.len());
+        for counter in counters {
+            let mut block = aes09::cipher::Block::<C>::try_from(&counter[..]).unwrap();
+            cipher.encrypt_block(&mut block);
+            ks.extend_from_slice(&block);
+        }
+        ks
     }
-    let mut c = Crypter::new(ecb, Mode::Encrypt, key, None).unwrap();
-    c.pad(false);
-    let mut ks = vec![0u8; counters.len() + 16];
-    let n = c.update(&counters, &mut ks).unwrap();
-    ks.truncate(n);
+    let counters: Vec<[u8; 16]> = (0..data.len().div_ceil(16)).map(counter).collect();
+    let ks = match key.len() {
+        16 => keystream::<aes09::Aes128>(key, &counters),
+        24 => keystream::<aes09::Aes192>(key, &counters),
+        _ => keystream::<aes09::Aes256>(key, &counters),
+    };
     data.iter().zip(ks).map(|(d, k)| d ^ k).collect()
 }
 
@@ -162,7 +186,7 @@ fn every_backend_and_level_matches_openssl_and_ctr32_reference() {
                     let room = usize::try_from(room_bytes(&iv, counter)).unwrap_or(usize::MAX);
                     let len = len.min(room);
                     let data = &data[..len];
-                    let expect = if wrap32 { reference_ctr32(&key, &iv, data) } else { openssl_ctr128(&key, &iv, data) };
+                    let expect = if wrap32 { reference_ctr32(&key, &iv, data) } else { reference_ctr128(&key, &iv, data) };
                     let what = format!("{kind} {level} AES-{} ctr{} case {case} len {len}", key_len * 8, if wrap32 { 32 } else { 128 });
 
                     let mut c = DynCtr::new_variable_time(&key, &iv, kind, level, counter).unwrap();
@@ -236,12 +260,12 @@ fn face_table_is_built_once_it_pays() {
         let mut msg = [0u8; 64];
         c.apply_keystream(&mut msg);
         assert!(!c.uses_face());
-        assert_eq!(msg.to_vec(), openssl_ctr128(&key, &iv, &[0u8; 64]));
+        assert_eq!(msg.to_vec(), reference_ctr128(&key, &iv, &[0u8; 64]));
     }
     // One stream in 64-byte calls: plain until `pays` blocks, FACE from then on.
     let iv = [0x42u8; 16];
     let total = 64 * 1024;
-    let expect = openssl_ctr128(&key, &iv, &vec![0u8; total]);
+    let expect = reference_ctr128(&key, &iv, &vec![0u8; total]);
     let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
     let mut buf = vec![0u8; total];
     for (i, chunk) in buf.chunks_mut(64).enumerate() {
