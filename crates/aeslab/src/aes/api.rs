@@ -16,7 +16,7 @@ use cipher::{
 };
 use zeroize::ZeroizeOnDrop;
 
-use super::{AnyAes, Backend, BackendKind, default_backend};
+use super::{AnyAes, Backend, BackendKind};
 use crate::Error;
 
 /// Key sizes AES accepts, as type-level byte counts.
@@ -134,7 +134,7 @@ impl<K: AesKeySize> KeyInit for Aes<K> {
     fn new(key: &Key<Self>) -> Self {
         // The default backend is available by construction and the key length is fixed by
         // the type, so scheduling cannot fail.
-        Aes { inner: AnyAes::new(default_backend(), key).expect("default backend"), _key: PhantomData }
+        Aes { inner: AnyAes::new_default_typed(key), _key: PhantomData }
     }
 }
 

@@ -70,8 +70,9 @@ pub fn check_key_len(len: usize) -> Result<(), Error> {
     }
 }
 
-/// Expands `key` (16, 24 or 32 bytes) with the backend's SubWord.
-#[inline(always)]
+/// Expands `key` (16, 24 or 32 bytes) with the backend's SubWord. (The backends check the
+/// length in `Backend::ready` and call [`expand_checked`].)
+#[cfg(test)]
 pub fn expand<S: SubWord>(key: &[u8], s: S) -> Result<RoundKeys, Error> {
     check_key_len(key.len())?;
     Ok(expand_checked(key, s))

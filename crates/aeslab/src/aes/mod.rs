@@ -57,8 +57,21 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
     type Batch: ArraySize;
     /// Whether this CPU can run it.
     fn available() -> bool;
+    /// What scheduling needs once [`Backend::ready`]'s checks have passed (the ISA token).
+    type Ready: Copy;
+    /// The checks of [`Backend::new`]: this CPU runs the backend and `key_len` is an AES key
+    /// length.
+    fn ready(key_len: usize) -> Result<Self::Ready, Error>;
+    /// Schedules `key`, whose length [`Backend::ready`] accepted. It cannot fail, so the key
+    /// object goes straight into its place: returned through a `Result`, it was copied out of
+    /// it again (a store-forwarding stall that cost more than the schedule itself).
+    fn schedule(ready: Self::Ready, key: &[u8]) -> Self;
     /// Schedules `key`. Fails on a bad key length or when the CPU lacks the backend.
-    fn new(key: &[u8]) -> Result<Self, Error>;
+    #[inline]
+    fn new(key: &[u8]) -> Result<Self, Error> {
+        let ready = Self::ready(key.len())?;
+        Ok(Self::schedule(ready, key))
+    }
     /// 10, 12 or 14.
     fn rounds(&self) -> usize;
     /// Encrypts `blocks` in place (ECB: each block alone).
@@ -177,8 +190,26 @@ macro_rules! define_backends {
             #[inline]
             pub fn new_variable_time(kind: BackendKind, key: &[u8]) -> Result<Self, Error> {
                 Ok(match kind {
-                    $( $(#[$cfg])* BackendKind::$variant => AnyAes::$variant(<$ty as Backend>::new(key)?), )*
+                    $( $(#[$cfg])* BackendKind::$variant => {
+                        let ready = <$ty as Backend>::ready(key.len())?;
+                        AnyAes::$variant(<$ty as Backend>::schedule(ready, key))
+                    } )*
                 })
+            }
+
+            /// Schedules `key` for the [`default_backend`], with no `Result` around the key
+            /// object (see [`Backend::schedule`]).
+            ///
+            /// # Panics
+            /// On a key length other than 16, 24 or 32 bytes (callers pass a typed key).
+            #[inline]
+            pub(crate) fn new_default_typed(key: &[u8]) -> Self {
+                match default_backend() {
+                    $( $(#[$cfg])* BackendKind::$variant => {
+                        let ready = <$ty as Backend>::ready(key.len()).expect("the default backend runs here; the key type fixes its length");
+                        AnyAes::$variant(<$ty as Backend>::schedule(ready, key))
+                    } )*
+                }
             }
 
             /// The backend it was scheduled for.

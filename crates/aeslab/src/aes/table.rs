@@ -183,10 +183,16 @@ impl Backend for TableVartime {
         true
     }
 
-    fn new(key: &[u8]) -> Result<Self, Error> {
-        let enc = key_schedule::expand(key, sub_word_table)?;
+    type Ready = ();
+
+    fn ready(key_len: usize) -> Result<(), Error> {
+        key_schedule::check_key_len(key_len)
+    }
+
+    fn schedule((): (), key: &[u8]) -> Self {
+        let enc = key_schedule::expand_checked(key, sub_word_table);
         let dec = Box::new(key_schedule::equivalent_inverse(&enc));
-        Ok(TableVartime { enc, dec })
+        TableVartime { enc, dec }
     }
 
     fn rounds(&self) -> usize {

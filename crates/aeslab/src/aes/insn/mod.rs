@@ -394,11 +394,18 @@ impl<I: AesIsa> Backend for AesInsn<I> {
         I::detect().is_some()
     }
 
+    type Ready = I;
+
     #[inline]
-    fn new(key: &[u8]) -> Result<Self, Error> {
+    fn ready(key_len: usize) -> Result<I, Error> {
         let isa = I::detect().ok_or(Error::BackendUnavailable { backend: I::NAME, requires: I::FEATURES })?;
-        key_schedule::check_key_len(key.len())?;
-        Ok(AesInsn { enc: isa.enter(Expand::<I> { key, isa: PhantomData }), isa })
+        key_schedule::check_key_len(key_len)?;
+        Ok(isa)
+    }
+
+    #[inline]
+    fn schedule(isa: I, key: &[u8]) -> Self {
+        AesInsn { enc: isa.enter(Expand::<I> { key, isa: PhantomData }), isa }
     }
 
     fn rounds(&self) -> usize {

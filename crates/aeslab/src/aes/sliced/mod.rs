@@ -532,11 +532,12 @@ struct Expand<'a, I> {
 }
 
 impl<I: SlicedIsa> Kernel for Expand<'_, I> {
-    type Output = Result<SlicedKeys, Error>;
+    type Output = SlicedKeys;
     #[inline(always)]
-    fn run(self) -> Self::Output {
-        let rk: RoundKeys = key_schedule::expand(self.key, sub_word_ct)?;
-        Ok(SlicedKeys { keys: slice_round_keys::<I::Word>(self.isa, rk.used()), rounds: rk.rounds })
+    fn run(self) -> SlicedKeys {
+        // `Backend::ready` checked the length.
+        let rk: RoundKeys = key_schedule::expand_checked(self.key, sub_word_ct);
+        SlicedKeys { keys: slice_round_keys::<I::Word>(self.isa, rk.used()), rounds: rk.rounds }
     }
 }
 
@@ -652,9 +653,18 @@ impl<I: SlicedIsa> Backend for Sliced<I> {
         I::detect().is_some()
     }
 
-    fn new(key: &[u8]) -> Result<Self, Error> {
+    type Ready = I;
+
+    #[inline]
+    fn ready(key_len: usize) -> Result<I, Error> {
         let isa = I::detect().ok_or(Error::BackendUnavailable { backend: I::NAME, requires: I::FEATURES })?;
-        Ok(Sliced { keys: isa.enter(Expand { key, isa })?, isa })
+        key_schedule::check_key_len(key_len)?;
+        Ok(isa)
+    }
+
+    #[inline]
+    fn schedule(isa: I, key: &[u8]) -> Self {
+        Sliced { keys: isa.enter(Expand { key, isa }), isa }
     }
 
     fn rounds(&self) -> usize {
