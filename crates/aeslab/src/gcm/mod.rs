@@ -455,7 +455,7 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
         // The key length is fixed by the type and the defaults are available by construction.
         // (Built through `from_parts` rather than `Gcm::new`: unwrapping a `Result<Gcm, _>`
         // moved the whole key once more.)
-        let aes = AnyAes::new(default_backend(), key).expect("valid key length");
+        let aes = AnyAes::new_default_typed(key);
         let ghash = GhashImpl::fastest().check().expect("the fastest GHASH is available");
         AesGcm { inner: Gcm::from_parts(aes, ghash, FaceLevel::FASTEST, 16), _key: PhantomData }
     }
