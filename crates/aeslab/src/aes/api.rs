@@ -82,7 +82,7 @@ macro_rules! call_with_backend {
 }
 
 /// AES with a `K`-byte key on the fastest constant-time backend of this CPU
-/// ([`default_backend`]), or on one chosen with [`Aes::with_backend`].
+/// ([`default_backend`](super::default_backend)), or on one chosen with [`Aes::with_backend`].
 #[derive(Clone)]
 pub struct Aes<K: AesKeySize> {
     inner: AnyAes,
