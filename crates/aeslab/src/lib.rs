@@ -67,12 +67,16 @@
 //!
 //! # Features
 //!
-//! - `std` (default): the thread pool behind `apply_keystream_threaded` and the
-//!   `AESLAB_CPU_MASK` environment variable. Without it the crate is `#![no_std]` and builds for
-//!   microcontrollers (`thumbv7em-none-eabihf`) and `wasm32-unknown-unknown`; CPU features are
-//!   still detected at run time (CPUID on x86-64, the kernel's capabilities on aarch64). It
-//!   still needs the `alloc` crate: key objects box their tables and the batch APIs return
-//!   vectors.
+//! - `std` (default; implies `alloc`): the thread pool behind `apply_keystream_threaded` and
+//!   the `AESLAB_CPU_MASK` environment variable. Without it the crate is `#![no_std]` and builds
+//!   for microcontrollers (`thumbv7em-none-eabihf`) and `wasm32-unknown-unknown`; CPU features
+//!   are still detected at run time (CPUID on x86-64, the kernel's capabilities on aarch64).
+//! - `alloc` (default): the APIs that return a `Vec` (`Gcm::seal`/`open`, `Aez::encrypt`/
+//!   `decrypt`/`prf`, `AceAe128::seal`/`open`/`open_many`, `AceHash256::hash_many`,
+//!   [`cpu::features`]) and FACE's 4 KiB table in a CTR stream. Without it nothing allocates:
+//!   each of those has an in-place or `_into` form, key objects hold their round keys inline
+//!   (the bitsliced backends' keys then take up to 7.5 KiB on x86-64, 960 bytes elsewhere), and
+//!   CTR streams run plain CTR, which gives the same keystream without the table.
 //!
 //! Which backend runs: [`aes::default_backend`] is the fastest constant-time one this CPU has
 //! (`aeslab cpu` lists them); `with_options`/`with_backend` constructors choose one, and the
@@ -117,7 +121,9 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-// Key objects and batch APIs allocate; `std` adds the thread pool and `AESLAB_CPU_MASK`.
+// `alloc`: the Vec-returning APIs and boxed tables; `std` adds the thread pool and
+// `AESLAB_CPU_MASK`.
+#[cfg(feature = "alloc")]
 extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
@@ -135,7 +141,7 @@ pub mod ghash;
 mod simd;
 
 pub use aes::{Aes128, Aes192, Aes256};
-pub use error::Error;
+pub use error::{AskedName, Error};
 
 /// One 16-byte AES block.
 pub type Block = [u8; 16];

@@ -175,11 +175,11 @@ fn huge_tau() {
 fn unknown_backend_names() {
     for name in ["", "nope", "AESNI ", "vaes1024", "table "] {
         let err = BackendKind::from_name(name).unwrap_err();
-        assert_eq!(err, Error::UnknownBackend { name: name.to_string(), known: BackendKind::NAMES });
+        assert_eq!(err, Error::UnknownBackend { name: name.into(), known: BackendKind::NAMES });
         assert!(err.to_string().contains("known: table, ct64"), "{err}");
         assert!(AnyAes::with_backend_name(name, &KEY).is_err());
-        assert_eq!(AceBackend::from_name(name).unwrap_err(), Error::UnknownAceBackend { name: name.to_string(), known: AceBackend::NAMES });
-        assert_eq!(FaceLevel::from_name(name).unwrap_err(), Error::UnknownFaceLevel { name: name.to_string(), known: FaceLevel::NAMES });
+        assert_eq!(AceBackend::from_name(name).unwrap_err(), Error::UnknownAceBackend { name: name.into(), known: AceBackend::NAMES });
+        assert_eq!(FaceLevel::from_name(name).unwrap_err(), Error::UnknownFaceLevel { name: name.into(), known: FaceLevel::NAMES });
     }
 }
 

@@ -11,7 +11,8 @@
 
 #![deny(unsafe_code)]
 
-use alloc::vec::Vec;
+#[cfg(feature = "alloc")]
+use alloc::{vec, vec::Vec};
 use cipher::consts::U16;
 use cipher::{KeyInit, KeySizeUser};
 use zeroize::{Zeroize, Zeroizing};
@@ -67,7 +68,8 @@ impl AceAe128 {
         }
     }
 
-    /// Ciphertext ‖ tag.
+    /// Ciphertext ‖ tag. ([`seal_many`](Self::seal_many) with one message does not allocate.)
+    #[cfg(feature = "alloc")]
     pub fn seal(&self, nonce: &[u8; 16], ad: &[u8], plaintext: &[u8]) -> Vec<u8> {
         let mut out = Vec::with_capacity(plaintext.len() + 16);
         out.extend_from_slice(plaintext);
@@ -79,7 +81,8 @@ impl AceAe128 {
     }
 
     /// The plaintext of ciphertext ‖ tag, or an error (and nothing else) if it does not
-    /// authenticate.
+    /// authenticate. ([`open_many_into`](Self::open_many_into) does not allocate.)
+    #[cfg(feature = "alloc")]
     pub fn open(&self, nonce: &[u8; 16], ad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
         let Some(body_len) = sealed.len().checked_sub(16) else {
             return Err(Error::CiphertextTooShort { len: sealed.len(), tag: 16 });
@@ -87,38 +90,51 @@ impl AceAe128 {
         let mut out = sealed[..body_len].to_vec();
         let tag = sealed[body_len..].try_into().expect("16 bytes");
         let mut msg = AceMessage { nonce: *nonce, ad, buffer: &mut out[..], tag };
-        let verdict = self.open_many(core::slice::from_mut(&mut msg)).remove(0);
+        let mut verdict = [Ok(())];
+        self.open_many_into(core::slice::from_mut(&mut msg), &mut verdict)?;
+        let [verdict] = verdict;
         verdict.map(|()| out)
     }
 
     /// Seals every message in place and writes its tag, one message per lane.
     pub fn seal_many(&self, messages: &mut [AceMessage<'_>]) {
         let backend = self.backend_for(messages.len());
-        let mut jobs: Vec<AeadJob<'_, '_, '_>> =
-            messages.iter_mut().map(|m| AeadJob::new(&self.key, m, false)).collect();
-        run_lockstep(backend, &mut jobs);
-        for job in jobs {
-            job.message.tag = job.tag;
-        }
+        let jobs = messages.iter_mut().map(|m| AeadJob::new(&self.key, m, false));
+        run_lockstep(backend, jobs, |job| job.message.tag = job.tag);
     }
 
     /// Opens every message in place. A message whose tag does not match gets
-    /// `Err(AuthenticationFailed)` and its buffer wiped.
+    /// `Err(AuthenticationFailed)` and its buffer wiped. ([`open_many_into`](Self::open_many_into)
+    /// does not allocate.)
+    #[cfg(feature = "alloc")]
     pub fn open_many(&self, messages: &mut [AceMessage<'_>]) -> Vec<Result<(), Error>> {
+        let mut verdicts = vec![Ok(()); messages.len()];
+        self.open_many_into(messages, &mut verdicts).expect("one verdict per message");
+        verdicts
+    }
+
+    /// Opens every message in place and writes its verdict to the same index of `verdicts`: a
+    /// message whose tag does not match gets `Err(AuthenticationFailed)` and its buffer wiped.
+    /// An error, with nothing opened, when `verdicts` does not have one entry per message.
+    pub fn open_many_into(&self, messages: &mut [AceMessage<'_>], verdicts: &mut [Result<(), Error>]) -> Result<(), Error> {
+        if verdicts.len() != messages.len() {
+            return Err(Error::OutputLength { inputs: messages.len(), outputs: verdicts.len() });
+        }
         let backend = self.backend_for(messages.len());
-        let mut jobs: Vec<AeadJob<'_, '_, '_>> =
-            messages.iter_mut().map(|m| AeadJob::new(&self.key, m, true)).collect();
-        run_lockstep(backend, &mut jobs);
-        jobs.into_iter()
-            .map(|job| {
-                if constant_time_eq(&job.tag, &job.message.tag) {
-                    Ok(())
-                } else {
-                    job.message.buffer.zeroize();
-                    Err(Error::AuthenticationFailed)
-                }
-            })
-            .collect()
+        let jobs = messages.iter_mut().map(|m| AeadJob::new(&self.key, m, true));
+        let mut verdicts = verdicts.iter_mut();
+        run_lockstep(backend, jobs, |job| {
+            let verdict = if constant_time_eq(&job.tag, &job.message.tag) {
+                Ok(())
+            } else {
+                job.message.buffer.zeroize();
+                Err(Error::AuthenticationFailed)
+            };
+            if let Some(slot) = verdicts.next() {
+                *slot = verdict;
+            }
+        });
+        Ok(())
     }
 }
 
@@ -233,6 +249,9 @@ impl DetachedAead for AceAe128 {
     fn open_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8; 16]) -> Result<(), aead::Error> {
         let nonce = nonce.try_into().map_err(|_| aead::Error)?;
         let mut msg = AceMessage { nonce, ad, buffer: buf, tag: *tag };
-        self.open_many(core::slice::from_mut(&mut msg)).remove(0).map_err(|_| aead::Error)
+        let mut verdict = [Ok(())];
+        self.open_many_into(core::slice::from_mut(&mut msg), &mut verdict).map_err(|_| aead::Error)?;
+        let [verdict] = verdict;
+        verdict.map_err(|_| aead::Error)
     }
 }

@@ -9,7 +9,8 @@
 
 #![deny(unsafe_code)]
 
-use alloc::vec::Vec;
+#[cfg(feature = "alloc")]
+use alloc::{vec, vec::Vec};
 use digest::consts::U32;
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 use zeroize::Zeroize;
@@ -63,17 +64,30 @@ impl AceHash256 {
     }
 
     /// The digests of `messages`, one message per lane of the widest backend.
+    /// ([`hash_many_into`](Self::hash_many_into) does not allocate.)
+    #[cfg(feature = "alloc")]
     pub fn hash_many(messages: &[&[u8]]) -> Vec<[u8; 32]> {
         Self::hash_many_with(AceBackend::widest(), messages).expect("the widest backend is available")
     }
 
     /// The digests of `messages`, one message per lane of `backend`.
+    #[cfg(feature = "alloc")]
     pub fn hash_many_with(backend: AceBackend, messages: &[&[u8]]) -> Result<Vec<[u8; 32]>, Error> {
+        let mut digests = vec![[0u8; 32]; messages.len()];
+        Self::hash_many_into(backend, messages, &mut digests)?;
+        Ok(digests)
+    }
+
+    /// The digest of `messages[i]` into `digests[i]`, one message per lane of `backend`; an
+    /// error when `digests` does not have one entry per message or the CPU lacks `backend`.
+    pub fn hash_many_into(backend: AceBackend, messages: &[&[u8]], digests: &mut [[u8; 32]]) -> Result<(), Error> {
         let backend = backend.check()?;
-        let mut jobs: Vec<HashJob<'_>> =
-            messages.iter().map(|m| HashJob { message: m, blocks: m.len() / RATE + 1, digest: [0; 32] }).collect();
-        run_lockstep(backend, &mut jobs);
-        Ok(jobs.into_iter().map(|j| j.digest).collect())
+        if digests.len() != messages.len() {
+            return Err(Error::OutputLength { inputs: messages.len(), outputs: digests.len() });
+        }
+        let jobs = messages.iter().zip(digests.iter_mut()).map(|(m, d)| HashJob { message: m, blocks: m.len() / RATE + 1, digest: d });
+        run_lockstep(backend, jobs, |_| ());
+        Ok(())
     }
 
     fn finish(&mut self, out: &mut [u8]) {
@@ -141,7 +155,7 @@ impl Drop for AceHash256 {
 struct HashJob<'a> {
     message: &'a [u8],
     blocks: usize,
-    digest: [u8; 32],
+    digest: &'a mut [u8; 32],
 }
 
 impl LaneJob for HashJob<'_> {

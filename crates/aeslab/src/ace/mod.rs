@@ -17,7 +17,6 @@ mod permutation;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 
-use alloc::string::ToString;
 pub use aead::{AceAe128, AceMessage};
 pub use hash::AceHash256;
 pub use permutation::{LaneStates, MAX_LANES};
@@ -63,7 +62,7 @@ impl AceBackend {
         Self::ALL
             .into_iter()
             .find(|b| b.name() == name)
-            .ok_or_else(|| Error::UnknownAceBackend { name: name.to_string(), known: Self::NAMES })
+            .ok_or_else(|| Error::UnknownAceBackend { name: name.into(), known: Self::NAMES })
     }
 
     /// Independent states it permutes at once.
@@ -224,20 +223,41 @@ trait LaneJob {
 }
 
 /// Runs `jobs` `backend.lanes()` at a time, each batch in lockstep: one permutation call
-/// advances every lane; lanes whose job is finished idle until the longest one is done.
-fn run_lockstep<J: LaneJob>(backend: AceBackend, jobs: &mut [J]) {
+/// advances every lane; lanes whose job is finished idle until the longest one is done. A batch
+/// is held on the stack (at most [`MAX_LANES`] jobs), so nothing allocates; `done` gets each
+/// job back, in order, once its batch has run.
+fn run_lockstep<J: LaneJob>(backend: AceBackend, jobs: impl IntoIterator<Item = J>, mut done: impl FnMut(J)) {
+    let lanes = backend.lanes().min(MAX_LANES);
     let mut states = LaneStates::default();
-    for batch in jobs.chunks_mut(backend.lanes()) {
-        let total = batch.iter().map(|j| j.permutations()).max().unwrap_or(0);
+    let mut jobs = jobs.into_iter();
+    loop {
+        let mut slots: [Option<J>; MAX_LANES] = [const { None }; MAX_LANES];
+        let mut n = 0;
+        while n < lanes {
+            let Some(job) = jobs.next() else { break };
+            slots[n] = Some(job);
+            n += 1;
+        }
+        if n == 0 {
+            return;
+        }
+        let batch = &mut slots[..n];
+        let total = batch.iter().flatten().map(|j| j.permutations()).max().unwrap_or(0);
         for t in 0..=total {
             for (index, job) in batch.iter_mut().enumerate() {
-                if t <= job.permutations() {
+                if let Some(job) = job.as_mut().filter(|j| t <= j.permutations()) {
                     job.step(t, &mut Lane { states: &mut states, index });
                 }
             }
             if t < total {
                 backend.permute_checked(&mut states);
             }
+        }
+        for job in batch.iter_mut().filter_map(Option::take) {
+            done(job);
+        }
+        if n < lanes {
+            return;
         }
     }
 }

@@ -26,7 +26,6 @@ pub(crate) mod key_schedule;
 pub(crate) mod sliced;
 pub(crate) mod table;
 
-use alloc::string::ToString;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use cipher::array::ArraySize;
@@ -301,7 +300,7 @@ impl BackendKind {
             .iter()
             .copied()
             .find(|k| k.name() == name)
-            .ok_or_else(|| Error::UnknownBackend { name: name.to_string(), known: BackendKind::NAMES })
+            .ok_or_else(|| Error::UnknownBackend { name: name.into(), known: BackendKind::NAMES })
     }
 
     /// The backends this CPU can run.

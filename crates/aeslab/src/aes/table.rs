@@ -6,7 +6,6 @@
 
 #![deny(unsafe_code)]
 
-use alloc::boxed::Box;
 use cipher::consts::U1;
 
 use super::consts::{INV_SBOX, SBOX, gf_mul};
@@ -73,11 +72,18 @@ fn byte(w: u32, row: usize) -> usize {
 #[derive(Clone)]
 pub struct TableVartime {
     enc: RoundKeys,
-    /// Boxed: every `AnyAes` is as large as its largest backend, and the modes copy key
-    /// objects whole, so the decryption keys that only this reference backend keeps apart
-    /// live on the heap.
-    dec: Box<RoundKeys>,
+    /// Boxed (see [`DecKeys`]).
+    dec: DecKeys,
 }
+
+/// The decryption keys. Every `AnyAes` is as large as its largest backend, and the modes copy
+/// key objects whole, so the keys that only this reference backend keeps apart live on the
+/// heap where there is one (`AnyAes` is 264 bytes on x86-64; inline keys would make it about
+/// 500). Without `alloc` they are inline, as every backend's keys then are.
+#[cfg(feature = "alloc")]
+type DecKeys = alloc::boxed::Box<RoundKeys>;
+#[cfg(not(feature = "alloc"))]
+type DecKeys = RoundKeys;
 
 impl TableVartime {
     /// One full round through the tables: column `c` takes row `r` from column `c + r`.
@@ -191,7 +197,7 @@ impl Backend for TableVartime {
 
     fn schedule((): (), key: &[u8]) -> Self {
         let enc = key_schedule::expand_checked(key, sub_word_table);
-        let dec = Box::new(key_schedule::equivalent_inverse(&enc));
+        let dec = DecKeys::from(key_schedule::equivalent_inverse(&enc));
         TableVartime { enc, dec }
     }
 

@@ -8,7 +8,6 @@
 
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
-use alloc::boxed::Box;
 use core::marker::PhantomData;
 
 use super::tweak::{CHUNK_PAIRS, PairOffsets, PowerRing};
@@ -415,7 +414,7 @@ impl<I: AesIsa, const PASS2: bool> Kernel for Pass<'_, I, PASS2> {
 }
 
 /// AES4 and AES10 on batches of blocks, and AEZ-core's passes where the backend has kernels
-/// for them: what AEZ needs from a backend, behind one pointer per key.
+/// for them: what AEZ needs from a backend, one indirect call per use (see `tweak::AnyEngine`).
 pub(crate) trait AezRounds: Send + Sync {
     fn aes4(&self, blocks: &mut [Block]);
     fn aes10(&self, blocks: &mut [Block]);
@@ -428,7 +427,7 @@ pub(crate) trait AezRounds: Send + Sync {
 }
 
 /// AES4's keys (J, I, L, 0) and AES10's (I, J, L, I, J, L, I, J, L, I), prepared.
-struct Engine<B: Rounds> {
+pub(crate) struct Engine<B: Rounds> {
     aes4: B::RoundKeys,
     aes10: B::RoundKeys,
 }
@@ -446,8 +445,10 @@ impl<B: Rounds> Engine<B> {
 
 /// How a backend family runs AEZ: its engine for one key.
 pub(crate) trait AezEngine {
+    /// What holds the prepared keys.
+    type Engine: AezRounds;
     /// The AES rounds for AEZ with I, J and L; an error for a backend AEZ refuses.
-    fn engine(i: &Block, j: &Block, l: &Block) -> Result<Box<dyn AezRounds>, Error>;
+    fn engine(i: &Block, j: &Block, l: &Block) -> Result<Self::Engine, Error>;
 }
 
 impl<I: AesIsa> AezRounds for Engine<AesInsn<I>> {
@@ -468,8 +469,9 @@ impl<I: AesIsa> AezRounds for Engine<AesInsn<I>> {
 }
 
 impl<I: AesIsa> AezEngine for AesInsn<I> {
-    fn engine(i: &Block, j: &Block, l: &Block) -> Result<Box<dyn AezRounds>, Error> {
-        Ok(Box::new(Engine::<AesInsn<I>>::new(i, j, l)?))
+    type Engine = Engine<AesInsn<I>>;
+    fn engine(i: &Block, j: &Block, l: &Block) -> Result<Self::Engine, Error> {
+        Engine::new(i, j, l)
     }
 }
 
@@ -490,14 +492,34 @@ impl<I: SlicedIsa> AezRounds for Engine<Sliced<I>> {
 }
 
 impl<I: SlicedIsa> AezEngine for Sliced<I> {
-    fn engine(i: &Block, j: &Block, l: &Block) -> Result<Box<dyn AezRounds>, Error> {
-        Ok(Box::new(Engine::<Sliced<I>>::new(i, j, l)?))
+    type Engine = Engine<Sliced<I>>;
+    fn engine(i: &Block, j: &Block, l: &Block) -> Result<Self::Engine, Error> {
+        Engine::new(i, j, l)
+    }
+}
+
+/// The engine of a backend AEZ refuses: no value of it exists.
+pub(crate) enum Refused {}
+
+impl AezRounds for Refused {
+    fn aes4(&self, _blocks: &mut [Block]) {
+        match *self {}
+    }
+    fn aes10(&self, _blocks: &mut [Block]) {
+        match *self {}
+    }
+    fn core_pass1(&self, _pairs: &mut [[u8; 32]], _offs: &PairOffsets, _j1: &Block, _i0: &Block) -> (usize, Block) {
+        match *self {}
+    }
+    fn core_pass2(&self, _pairs: &mut [[u8; 32]], _offs: &PairOffsets, _s2: &Block, _j1: &Block, _i0: &Block) -> (usize, Block) {
+        match *self {}
     }
 }
 
 /// AEZ is constant time throughout: the variable-time T-tables are refused.
 impl AezEngine for TableVartime {
-    fn engine(_i: &Block, _j: &Block, _l: &Block) -> Result<Box<dyn AezRounds>, Error> {
+    type Engine = Refused;
+    fn engine(_i: &Block, _j: &Block, _l: &Block) -> Result<Refused, Error> {
         Err(Error::VariableTime { backend: <TableVartime as crate::aes::Backend>::NAME, scheme: "AEZ" })
     }
 }

@@ -18,6 +18,7 @@ mod kernels;
 mod scheme;
 mod tweak;
 
+#[cfg(feature = "alloc")]
 use alloc::{vec, vec::Vec};
 use blake2::Digest;
 use cipher::consts::{U16, U48};
@@ -85,11 +86,20 @@ impl Aez {
     }
 
     /// AEZ-prf(Δ, τ): τ bytes; an error when τ exceeds [`Aez::MAX_TAU`].
+    #[cfg(feature = "alloc")]
     pub fn prf(&self, delta: &Block, tau: usize) -> Result<Vec<u8>, Error> {
+        // Before allocating: a τ past the limit may be past what can be allocated.
         Self::check_tau(tau)?;
         let mut out = vec![0u8; tau];
-        scheme::prf(&self.t, to_u128(delta), &mut out);
+        self.prf_into(delta, &mut out)?;
         Ok(out)
+    }
+
+    /// AEZ-prf(Δ, τ) into `out`, τ = `out.len()`; an error when τ exceeds [`Aez::MAX_TAU`].
+    pub fn prf_into(&self, delta: &Block, out: &mut [u8]) -> Result<(), Error> {
+        Self::check_tau(out.len())?;
+        scheme::prf(&self.t, to_u128(delta), out);
+        Ok(())
     }
 
     /// Δ = AEZ-hash(τ, N, A); `tau` was checked against [`Aez::MAX_TAU`].
@@ -99,7 +109,8 @@ impl Aez {
     }
 
     /// Encrypts `msg` with a `tau`-byte authenticator: `|C| = |msg| + tau`; an error when τ
-    /// exceeds [`Aez::MAX_TAU`].
+    /// exceeds [`Aez::MAX_TAU`]. ([`Aez::encrypt_in_place`] does not allocate.)
+    #[cfg(feature = "alloc")]
     pub fn encrypt(&self, nonce: &[u8], ad: &[&[u8]], tau: usize, msg: &[u8]) -> Result<Vec<u8>, Error> {
         Self::check_tau(tau)?;
         let mut out = vec![0u8; msg.len() + tau];
@@ -128,6 +139,8 @@ impl Aez {
     }
 
     /// Decrypts and authenticates; on failure returns an error and releases nothing.
+    /// ([`Aez::decrypt_in_place`] does not allocate.)
+    #[cfg(feature = "alloc")]
     pub fn decrypt(&self, nonce: &[u8], ad: &[&[u8]], tau: usize, ct: &[u8]) -> Result<Vec<u8>, Error> {
         let mut buf = ct.to_vec();
         let m = self.decrypt_in_place(nonce, ad, tau, &mut buf)?;

@@ -79,7 +79,7 @@ impl HashBatch<'_> {
     }
 
     fn flush(&mut self) {
-        self.t.rounds.aes4(&mut self.buf[..self.len]);
+        self.t.rounds().aes4(&mut self.buf[..self.len]);
         for b in &self.buf[..self.len] {
             self.sum = self.sum.xor(V::load(b));
         }
@@ -103,7 +103,7 @@ pub(crate) fn prf_at(t: &Tweakable, delta: u128, from: usize, out: &mut [u8]) {
         for (k, b) in blocks[..n].iter_mut().enumerate() {
             *b = to_block(delta ^ (from / 16 + c * 32 + k) as u128 ^ off);
         }
-        t.rounds.aes10(&mut blocks[..n]);
+        t.rounds().aes10(&mut blocks[..n]);
         for (o, b) in chunk.chunks_mut(16).zip(&blocks) {
             o.copy_from_slice(&b[..o.len()]);
         }
@@ -262,7 +262,7 @@ fn core(t: &Tweakable, delta: u128, body: &mut [u8], rest: &mut [u8], decrypt: b
     let (j1b, j2b, i0b) = (to_block(j1), to_block(j2), to_block(j0 ^ i0));
     // The backend's register kernel does all the pairs; without one, the batched loop does.
     // (Nothing to set up when there are no pairs.)
-    let (done, x_kernel) = if pairs > 0 { t.rounds.core_pass1(pair_blocks, offs, &j1b, &i0b) } else { (0, [0u8; 16]) };
+    let (done, x_kernel) = if pairs > 0 { t.rounds().core_pass1(pair_blocks, offs, &j1b, &i0b) } else { (0, [0u8; 16]) };
     let xacc = V::load(&x_kernel).xor(pass1_batched(t, &mut pair_blocks[done..], done, &j1b, &i0b));
     let mut x = [0u8; 16];
     xacc.store(&mut x);
@@ -312,7 +312,7 @@ fn core(t: &Tweakable, delta: u128, body: &mut [u8], rest: &mut [u8], decrypt: b
     let mut s2b = [0u8; 16];
     s2.store(&mut s2b);
     let (pair_blocks, _) = body.as_chunks_mut::<32>();
-    let (done, y_kernel) = if pairs > 0 { t.rounds.core_pass2(pair_blocks, offs, &s2b, &j1b, &i0b) } else { (0, [0u8; 16]) };
+    let (done, y_kernel) = if pairs > 0 { t.rounds().core_pass2(pair_blocks, offs, &s2b, &j1b, &i0b) } else { (0, [0u8; 16]) };
     let yacc = V::load(&y_kernel).xor(pass2_batched(t, &mut pair_blocks[done..], done, &s2b, &j1b, &i0b));
     let mut y = [0u8; 16];
     yacc.store(&mut y);
@@ -342,13 +342,13 @@ fn pass1_batched(t: &Tweakable, pairs: &mut [[u8; 32]], done: usize, j1: &Block,
         for (p, off) in (0..k).zip(&mut offsets) {
             V::load(&group[p][16..]).xor(V::load(&to_block(off))).xor(j1v).store(&mut a[p]);
         }
-        t.rounds.aes4(&mut a[..k]);
+        t.rounds().aes4(&mut a[..k]);
         for p in 0..k {
             let w = V::load(&group[p]).xor(V::load(&a[p]));
             w.store(&mut group[p][..16]);
             w.xor(i0v).store(&mut b[p]);
         }
-        t.rounds.aes4(&mut b[..k]);
+        t.rounds().aes4(&mut b[..k]);
         for p in 0..k {
             let xi = V::load(&group[p][16..]).xor(V::load(&b[p]));
             xi.store(&mut group[p][16..]);
@@ -380,7 +380,7 @@ fn pass2_batched(t: &Tweakable, pairs: &mut [[u8; 32]], done: usize, s2: &Block,
             o[p] = to_block(off);
             s2.xor(V::load(&o[p])).store(&mut a[p]);
         }
-        t.rounds.aes4(&mut a[..k]);
+        t.rounds().aes4(&mut a[..k]);
         for p in 0..k {
             let e = V::load(&a[p]);
             let (out_l, out_r) = (V::load(&group[p]).xor(e), V::load(&group[p][16..]).xor(e));
@@ -389,13 +389,13 @@ fn pass2_batched(t: &Tweakable, pairs: &mut [[u8; 32]], done: usize, s2: &Block,
             out_r.xor(i0v).store(&mut b[p]);
             out_l.store(&mut group[p][..16]);
         }
-        t.rounds.aes4(&mut b[..k]);
+        t.rounds().aes4(&mut b[..k]);
         for p in 0..k {
             let out_l = V::load(&group[p]).xor(V::load(&b[p]));
             out_l.store(&mut group[p][..16]);
             out_l.xor(j1v).xor(V::load(&o[p])).store(&mut a[p]);
         }
-        t.rounds.aes4(&mut a[..k]);
+        t.rounds().aes4(&mut a[..k]);
         for p in 0..k {
             // Swap the halves.
             let l = V::load(&group[p]);

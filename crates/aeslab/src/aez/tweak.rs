@@ -9,7 +9,6 @@
 
 #![deny(unsafe_code)]
 
-use alloc::boxed::Box;
 use zeroize::Zeroize;
 
 use super::kernels::{AezEngine, AezRounds};
@@ -46,24 +45,40 @@ pub(crate) fn to_block(x: u128) -> Block {
     x.to_be_bytes()
 }
 
-/// `match kind { Variant => <Type as AezEngine>::engine(i, j, l), … }` over the one backend list.
-macro_rules! engine_arms {
-    ((($kind:expr), ($i:expr), ($j:expr), ($l:expr)) $($(#[$cfg:meta])* $variant:ident($ty:ty),)*) => {
-        match $kind {
-            $( $(#[$cfg])* BackendKind::$variant => <$ty as AezEngine>::engine($i, $j, $l), )*
+/// Generates [`AnyEngine`] from the one backend list.
+macro_rules! define_any_engine {
+    (() $($(#[$cfg:meta])* $variant:ident($ty:ty),)*) => {
+        /// The AES rounds for AEZ on the backend chosen at run time: a variant per backend,
+        /// held inline (no box, so AEZ needs no allocator).
+        #[allow(clippy::large_enum_variant)]
+        pub(crate) enum AnyEngine {
+            $( $(#[$cfg])* $variant(<$ty as AezEngine>::Engine), )*
+        }
+
+        impl AnyEngine {
+            /// The engine for `kind` (the variable-time `table` backend is refused).
+            fn new(kind: BackendKind, i: &Block, j: &Block, l: &Block) -> Result<Self, Error> {
+                match kind {
+                    $( $(#[$cfg])* BackendKind::$variant => <$ty as AezEngine>::engine(i, j, l).map(AnyEngine::$variant), )*
+                }
+            }
+
+            /// As the trait object its uses call: one indirect call per use.
+            #[inline(always)]
+            pub(crate) fn as_dyn(&self) -> &dyn AezRounds {
+                match self {
+                    $( $(#[$cfg])* AnyEngine::$variant(e) => e, )*
+                }
+            }
         }
     };
 }
-
-/// The AES rounds for AEZ on a backend (the variable-time `table` backend is refused).
-fn engine_for(kind: BackendKind, i: &Block, j: &Block, l: &Block) -> Result<Box<dyn AezRounds>, Error> {
-    crate::aes::backend_list!([engine_arms], (kind), (i), (j), (l))
-}
+crate::aes::backend_list!([define_any_engine]);
 
 /// E^{j,i}_K for one key: the extracted I, J, L, the offsets that depend only on them, and the
 /// AES rounds.
 pub(crate) struct Tweakable {
-    pub(crate) rounds: Box<dyn AezRounds>,
+    rounds: AnyEngine,
     pub(crate) i: u128,
     pub(crate) j: u128,
     /// `k·L` for k = 0..8.
@@ -84,10 +99,16 @@ impl Drop for Tweakable {
 }
 
 impl Tweakable {
+    /// The AES rounds.
+    #[inline(always)]
+    pub(crate) fn rounds(&self) -> &dyn AezRounds {
+        self.rounds.as_dyn()
+    }
+
     pub fn new(key: &[u8; 48], kind: BackendKind) -> Result<Self, Error> {
         let (i, j, l): (Block, Block, Block) =
             (key[..16].try_into().unwrap(), key[16..32].try_into().unwrap(), key[32..].try_into().unwrap());
-        let rounds = engine_for(kind, &i, &j, &l)?;
+        let rounds = AnyEngine::new(kind, &i, &j, &l)?;
         let lu = to_u128(&l);
         let (i, j) = (to_u128(&i), to_u128(&j));
         let (mut l_mult, mut j_mult) = ([0u128; 8], [0u128; 8]);
@@ -138,9 +159,9 @@ impl Tweakable {
     pub fn e(&self, j: i64, i: u64, x: u128) -> u128 {
         let mut b = [to_block(x ^ self.offset(j, i))];
         if j < 0 {
-            self.rounds.aes10(&mut b);
+            self.rounds().aes10(&mut b);
         } else {
-            self.rounds.aes4(&mut b);
+            self.rounds().aes4(&mut b);
         }
         to_u128(&b[0])
     }
@@ -157,9 +178,9 @@ impl Tweakable {
         }
         let b_used = &mut b[..inputs.len()];
         if aes10 {
-            self.rounds.aes10(b_used);
+            self.rounds().aes10(b_used);
         } else {
-            self.rounds.aes4(b_used);
+            self.rounds().aes4(b_used);
         }
         for (o, blk) in out.iter_mut().zip(b_used.iter()) {
             *o = to_u128(blk);

@@ -17,6 +17,7 @@
 
 #![deny(unsafe_code)]
 
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 #[cfg(feature = "std")]
 use {alloc::string::String, std::sync::OnceLock};
@@ -48,11 +49,20 @@ mod probe {
     }
 }
 
-/// Whether this CPU has `feature` and [`masked`] does not hide it.
+/// Whether this CPU has `feature` (named as `is_x86_feature_detected!` /
+/// `is_aarch64_feature_detected!` spell it: `"aes"`, `"vaes"`, `"avx512f"`, `"pmull"`, …) and
+/// [`masked`] does not hide it. Features aeslab does not look at are reported absent; so is
+/// every feature on architectures without run-time detection.
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
-pub(crate) fn has(feature: &str) -> bool {
+pub fn has(feature: &str) -> bool {
     probe::detected(feature) && !masked(feature)
+}
+
+/// Whether this CPU has `feature`: never, on an architecture aeslab detects nothing on.
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+pub fn has(_feature: &str) -> bool {
+    false
 }
 
 /// Feature → the features it implies (directly), as rustc's `#[target_feature]` treats them.
@@ -138,6 +148,8 @@ macro_rules! x86_has {
 pub(crate) use x86_has;
 
 /// Names (as `is_x86_feature_detected!` spells them) of the relevant features this CPU has.
+/// (Without the `alloc` feature, ask for each with [`has`].)
+#[cfg(feature = "alloc")]
 pub fn features() -> Vec<&'static str> {
     // Nothing is pushed on architectures with no detection.
     #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_mut))]

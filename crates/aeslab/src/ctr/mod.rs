@@ -49,7 +49,6 @@ mod sliced;
 mod stream;
 mod table;
 
-use alloc::string::ToString;
 use core::fmt;
 
 use crate::Block;
@@ -101,7 +100,7 @@ impl FaceLevel {
             .iter()
             .copied()
             .find(|l| l.name() == name)
-            .ok_or_else(|| crate::Error::UnknownFaceLevel { name: name.to_string(), known: Self::NAMES })
+            .ok_or_else(|| crate::Error::UnknownFaceLevel { name: name.into(), known: Self::NAMES })
     }
 
     /// The round `r` whose table `T_r` this level reads (`None` has no cache).

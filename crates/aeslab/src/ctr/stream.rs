@@ -4,10 +4,13 @@
 //! A stream cuts its data into pieces at every wrap of the low 32 bits of the counter; each
 //! piece goes to the backend's engine in one call, and [`Counter`] says how the counter moves
 //! on across a cut. With FACE the stream keeps the table it built (in a box, made once, when
-//! FACE is first used) and reuses it while counter bytes 0, 5 and 10 stay the same.
+//! FACE is first used) and reuses it while counter bytes 0, 5 and 10 stay the same. Without the
+//! `alloc` feature no table is kept: a call long enough for one to pay builds it on the stack,
+//! as GCM does per message, and shorter calls run plain CTR (the same keystream).
 
 #![deny(unsafe_code)]
 
+#[cfg(feature = "alloc")]
 use alloc::boxed::Box;
 #[cfg(feature = "std")]
 use alloc::vec::Vec;
@@ -76,6 +79,13 @@ pub(crate) fn xor_keystream(aes: &AnyAes, counter: Counter, level: FaceLevel, ta
     }
 }
 
+/// Where a stream keeps FACE's table between calls: in a box where there is a heap, nowhere
+/// without one (see the module docs).
+#[cfg(feature = "alloc")]
+type KeptTable = Option<Box<FaceTable>>;
+#[cfg(not(feature = "alloc"))]
+type KeptTable = ();
+
 /// AES-CTR with a key of any AES length, a backend and FACE level chosen at run time, and
 /// either counter: the stream behind the typed [`AesCtr`].
 #[derive(Clone)]
@@ -88,7 +98,8 @@ pub struct DynCtr {
     pos: u128,
     /// FACE's table, built once it pays (see [`face_pays_from_blocks`]) and kept while it
     /// stays valid.
-    table: Option<Box<FaceTable>>,
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    table: KeptTable,
     /// Blocks run plain CTR, with FACE asked for, since the table last served, and the
     /// counter bytes 0, 5, 10 they shared (a table is only good for one such triple): once
     /// they reach [`face_pays_from_blocks`] the table is built.
@@ -120,7 +131,7 @@ impl DynCtr {
     /// A stream on an already scheduled key.
     #[inline]
     pub fn from_key(key: AnyAes, iv: &[u8; 16], face: FaceLevel, counter: Counter) -> Self {
-        DynCtr { key, counter, face, iv: u128::from_be_bytes(*iv), pos: 0, table: None, plain_run: ([0; 3], 0) }
+        DynCtr { key, counter, face, iv: u128::from_be_bytes(*iv), pos: 0, table: KeptTable::default(), plain_run: ([0; 3], 0) }
     }
 
     /// The AES backend producing the keystream.
@@ -143,8 +154,18 @@ impl DynCtr {
         self.counter.advance(self.iv, block)
     }
 
-    /// Builds the FACE table for the current position now, rather than once it pays.
+    /// The table kept from earlier calls, if any.
+    fn kept_table(&self) -> Option<&FaceTable> {
+        #[cfg(feature = "alloc")]
+        return self.table.as_deref();
+        #[cfg(not(feature = "alloc"))]
+        return None;
+    }
+
+    /// Builds the FACE table for the current position now, rather than once it pays. (Without
+    /// the `alloc` feature streams keep no table, and this does nothing.)
     pub fn precompute(&mut self) {
+        #[cfg(feature = "alloc")]
         if self.face != FaceLevel::None {
             let ctr = self.counter_at(self.pos / 16);
             let table = self.table.get_or_insert_with(Box::default);
@@ -157,10 +178,11 @@ impl DynCtr {
 
     /// Whether the next block runs with FACE: the level is not `none` and the table is built
     /// for the counter there. (A stream builds it once it pays: see
-    /// [`face_pays_from_blocks`](super::face_pays_from_blocks).)
+    /// [`face_pays_from_blocks`](super::face_pays_from_blocks). Without `alloc`, always false:
+    /// only a call long enough for a table builds one, for that call.)
     pub fn uses_face(&self) -> bool {
         let ctr = self.counter_at(self.pos / 16);
-        self.face != FaceLevel::None && self.table.as_ref().is_some_and(|t| t.holds(self.face, ctr))
+        self.face != FaceLevel::None && self.kept_table().is_some_and(|t| t.holds(self.face, ctr))
     }
 
     /// Position in keystream bytes.
@@ -184,7 +206,11 @@ impl DynCtr {
         let ctr = self.counter_at(block);
         if self.face != FaceLevel::None && data.len() >= 2 && self.face_pays(ctr, data.len()) {
             self.plain_run.1 = 0;
+            #[cfg(feature = "alloc")]
             let table = self.table.get_or_insert_with(Box::default);
+            // Nowhere to keep it: this call's table lives on the stack, wiped on drop.
+            #[cfg(not(feature = "alloc"))]
+            let table = &mut FaceTable::default();
             xor_keystream(&self.key, self.counter, self.face, table, ctr, data);
         } else {
             // Plain CTR gives the same keystream without a table.
@@ -195,8 +221,12 @@ impl DynCtr {
     /// Whether to run `n` blocks from `ctr` with FACE: when the table is ready for them, or
     /// when the blocks run plain under the same counter bytes 0, 5, 10, these included, reach
     /// [`face_pays_from_blocks`]. (Short messages under fresh nonces never build a table.)
+    /// Without `alloc`, when this call alone reaches it: a table is not kept across calls.
     fn face_pays(&mut self, ctr: u128, n: usize) -> bool {
-        if self.table.as_ref().is_some_and(|t| t.holds(self.face, ctr)) {
+        if cfg!(not(feature = "alloc")) {
+            return n as u64 >= face_pays_from_blocks(self.key.kind()) as u64;
+        }
+        if self.kept_table().is_some_and(|t| t.holds(self.face, ctr)) {
             return true;
         }
         let key = table_key(ctr);

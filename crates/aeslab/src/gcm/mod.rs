@@ -22,6 +22,7 @@
 
 mod insn;
 
+#[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
@@ -360,7 +361,8 @@ impl Gcm {
         Err(Error::AuthenticationFailed)
     }
 
-    /// Ciphertext ‖ tag.
+    /// Ciphertext ‖ tag. ([`Gcm::encrypt_in_place_detached`] does not allocate.)
+    #[cfg(feature = "alloc")]
     pub fn seal(&self, nonce: &[u8], ad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
         let mut out = Vec::with_capacity(plaintext.len() + self.tag_len);
         out.extend_from_slice(plaintext);
@@ -370,6 +372,8 @@ impl Gcm {
     }
 
     /// The plaintext of ciphertext ‖ tag, or an error (and nothing else).
+    /// ([`Gcm::decrypt_in_place_detached`] does not allocate.)
+    #[cfg(feature = "alloc")]
     pub fn open(&self, nonce: &[u8], ad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
         let Some(body) = sealed.len().checked_sub(self.tag_len) else {
             return Err(Error::CiphertextTooShort { len: sealed.len(), tag: self.tag_len });

@@ -24,7 +24,6 @@ mod u64;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-use alloc::{vec, vec::Vec};
 use cipher::array::ArraySize;
 use zeroize::Zeroize;
 
@@ -290,8 +289,12 @@ pub(crate) fn add_round_key<W: Word>(q: &mut State<W>, k: &State<W>) {
     }
 }
 
-/// Largest word in bytes (zmm); sizes the stack buffers used for packing.
+/// Largest word in bytes (zmm on x86-64, `u64` elsewhere); sizes the stack buffers used for
+/// packing and, without `alloc`, the inline room of [`SlicedStates`].
+#[cfg(target_arch = "x86_64")]
 pub(crate) const MAX_WORD_BYTES: usize = 64;
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) const MAX_WORD_BYTES: usize = 8;
 
 /// Bit position in a plane of byte `4·col + row` of block `blk`, for words of `n` blocks:
 /// the layout every [`Word::gather`] must produce (after [`ortho`]).
@@ -405,44 +408,91 @@ pub(crate) fn set_state<W: Word>(bytes: &mut [u8], index: usize, q: &State<W>) {
 }
 
 /// Packed states — the round keys of a key (one per round, the key replicated into every
-/// block) or AES4/AES10 keys. Allocated once at their final size (growing a `Vec` would leave
-/// unwiped copies behind); wiped on drop.
-#[derive(Clone, Default)]
+/// block) or AES4/AES10 keys; wiped on drop. With `alloc` they are on the heap, allocated once
+/// at their final size (growing a `Vec` would leave unwiped copies behind), so that a key
+/// object stays small whatever the word width; without it they are inline, with room for
+/// [`SlicedStates::MAX`] states of the widest word this target has.
+#[derive(Clone)]
 pub struct SlicedStates {
-    bytes: Vec<u8>,
+    #[cfg(feature = "alloc")]
+    bytes: alloc::vec::Vec<u8>,
+    #[cfg(not(feature = "alloc"))]
+    room: [u8; SlicedStates::MAX * 8 * MAX_WORD_BYTES],
+    /// Bytes in use, from the start of `room`.
+    #[cfg(not(feature = "alloc"))]
+    len: usize,
+}
+
+impl Default for SlicedStates {
+    fn default() -> Self {
+        Self::zeroed_bytes(0)
+    }
 }
 
 impl Zeroize for SlicedStates {
     fn zeroize(&mut self) {
-        self.bytes.zeroize();
+        self.bytes_mut().zeroize();
     }
 }
 
 impl Drop for SlicedStates {
     fn drop(&mut self) {
+        #[cfg(feature = "alloc")]
         crate::ct::wipe(&mut self.bytes);
+        #[cfg(not(feature = "alloc"))]
+        crate::ct::wipe(&mut self.room);
     }
 }
 
 impl SlicedStates {
+    /// The most states a value holds: AES-256's 15 round keys (AES10 takes 10).
+    #[cfg_attr(feature = "alloc", allow(dead_code))]
+    pub(crate) const MAX: usize = 15;
+
+    #[cfg(feature = "alloc")]
+    fn zeroed_bytes(len: usize) -> Self {
+        SlicedStates { bytes: alloc::vec![0u8; len] }
+    }
+
+    #[cfg(not(feature = "alloc"))]
+    fn zeroed_bytes(len: usize) -> Self {
+        // More than the room is a bug in this crate (no caller asks for over MAX states).
+        assert!(len <= Self::MAX * 8 * MAX_WORD_BYTES, "sliced states beyond their room");
+        SlicedStates { room: [0; Self::MAX * 8 * MAX_WORD_BYTES], len }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        #[cfg(feature = "alloc")]
+        return &self.bytes;
+        #[cfg(not(feature = "alloc"))]
+        return &self.room[..self.len];
+    }
+
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        #[cfg(feature = "alloc")]
+        return &mut self.bytes;
+        #[cfg(not(feature = "alloc"))]
+        return &mut self.room[..self.len];
+    }
+
     /// Room for `n` states of words `W`, zero.
     pub(crate) fn zeroed<W: Word>(n: usize) -> Self {
-        SlicedStates { bytes: vec![0u8; n * 16 * W::BLOCKS] }
+        Self::zeroed_bytes(n * 16 * W::BLOCKS)
     }
 
     #[inline(always)]
     pub(crate) fn set<W: Word>(&mut self, index: usize, q: &State<W>) {
-        set_state(&mut self.bytes, index, q);
+        set_state(self.bytes_mut(), index, q);
     }
 
     #[inline(always)]
     pub(crate) fn get<W: Word>(&self, isa: W::Isa, index: usize) -> State<W> {
-        get_state(isa, &self.bytes, index)
+        get_state(isa, self.bytes(), index)
     }
 
     /// States held.
     pub(crate) fn len<W: Word>(&self) -> usize {
-        self.bytes.len() / (16 * W::BLOCKS)
+        self.bytes().len() / (16 * W::BLOCKS)
     }
 }
 
@@ -708,6 +758,7 @@ mod tests {
     use super::*;
     use crate::aes::consts::{INV_SBOX, SBOX};
     use crate::simd::Portable;
+    use alloc::vec::Vec;
 
     /// Packing puts byte `4·col + row` of block `blk` at bit `position(..)` of the planes
     /// (checked bit by bit for `u64` words), and unpacking inverts it.
