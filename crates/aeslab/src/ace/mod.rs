@@ -244,8 +244,10 @@ fn run_lockstep<J: LaneJob>(backend: AceBackend, jobs: impl IntoIterator<Item = 
         let batch = &mut slots[..n];
         let total = batch.iter().flatten().map(|j| j.permutations()).max().unwrap_or(0);
         for t in 0..=total {
-            for (index, job) in batch.iter_mut().enumerate() {
-                if let Some(job) = job.as_mut().filter(|j| t <= j.permutations()) {
+            for (index, slot) in batch.iter_mut().enumerate() {
+                if let Some(job) = slot
+                    && t <= job.permutations()
+                {
                     job.step(t, &mut Lane { states: &mut states, index });
                 }
             }
