@@ -414,7 +414,7 @@ impl<I: AesIsa, const PASS2: bool> Kernel for Pass<'_, I, PASS2> {
 }
 
 /// AES4 and AES10 on batches of blocks, and AEZ-core's passes where the backend has kernels
-/// for them: what AEZ needs from a backend, one indirect call per use (see `tweak::AnyEngine`).
+/// for them: what AEZ needs from a backend, one indirect call per use (see `tweak::HeldEngine`).
 pub(crate) trait AezRounds: Send + Sync {
     fn aes4(&self, blocks: &mut [Block]);
     fn aes10(&self, blocks: &mut [Block]);
