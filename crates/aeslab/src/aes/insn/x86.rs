@@ -74,8 +74,8 @@ impl AesRound for __m128i {
         unsafe {
             match key.len() {
                 16 => Some(expand_128(key)),
+                24 => Some(expand_192(key)),
                 32 => Some(expand_256(key)),
-                // AES-192's 6-word steps straddle registers; the word-wise schedule does it.
                 _ => None,
             }
         }
@@ -182,6 +182,67 @@ unsafe fn expand_256(key: &[u8]) -> RoundKeys {
             13: odd = step_256_odd(odd, even);
             14: even = step_256_even::<0x40>(even, odd);
         );
+        out
+    }
+}
+
+/// One AES-192 step: the next six words from the last six, held as `a` = w0..w3 and `b` = w4,
+/// w5 in its low half (its high half is never read: AESKEYGENASSIST takes its word 1, and the
+/// round keys take its low half). `w[i] = w[i−6] ⊕ w[i−1]`, and for the first word of a step
+/// also `⊕ RotWord(SubWord(w5)) ⊕ Rcon`, which is word 1 of AESKEYGENASSIST on `b`.
+#[inline(always)]
+unsafe fn step_192<const RCON: i32>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
+    unsafe {
+        let t = _mm_shuffle_epi32::<0x55>(_mm_aeskeygenassist_si128::<RCON>(b));
+        let a = _mm_xor_si128(prefix_xor(a), t);
+        // w10 = w4 ⊕ w9 and w11 = w5 ⊕ w10: the running XOR of b, each word ⊕ the new w9.
+        let b = _mm_xor_si128(prefix_xor(b), _mm_shuffle_epi32::<0xff>(a));
+        (a, b)
+    }
+}
+
+/// `[lo half of x, lo half of y]` and `[hi half of x, lo half of y]`: two steps' twelve words
+/// (`a0 b0 a1 b1`) are three round keys `a0`, `[b0, a1.lo]`, `[a1.hi, b1]`.
+#[inline(always)]
+unsafe fn low_halves(x: __m128i, y: __m128i) -> __m128i {
+    unsafe { _mm_unpacklo_epi64(x, y) }
+}
+#[inline(always)]
+unsafe fn high_then_low(x: __m128i, y: __m128i) -> __m128i {
+    unsafe { _mm_castpd_si128(_mm_shuffle_pd::<0b01>(_mm_castsi128_pd(x), _mm_castsi128_pd(y))) }
+}
+
+/// The AES-192 schedule: eight dependent six-word steps in two registers, the round keys put
+/// together from them with shuffles and stored whole (16-byte stores at 16-byte offsets, so
+/// that loading a round key later is forwarded from one store, not pieced from two).
+#[inline(always)]
+unsafe fn expand_192(key: &[u8]) -> RoundKeys {
+    unsafe {
+        let mut out = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 12 };
+        let a0 = _mm_loadu_si128(key.as_ptr().cast());
+        let b0 = _mm_loadl_epi64(key.as_ptr().add(16).cast());
+        let (a1, b1) = step_192::<0x01>(a0, b0);
+        store(&mut out, 0, a0);
+        store(&mut out, 1, low_halves(b0, a1));
+        store(&mut out, 2, high_then_low(a1, b1));
+        let (a2, b2) = step_192::<0x02>(a1, b1);
+        let (a3, b3) = step_192::<0x04>(a2, b2);
+        store(&mut out, 3, a2);
+        store(&mut out, 4, low_halves(b2, a3));
+        store(&mut out, 5, high_then_low(a3, b3));
+        let (a4, b4) = step_192::<0x08>(a3, b3);
+        let (a5, b5) = step_192::<0x10>(a4, b4);
+        store(&mut out, 6, a4);
+        store(&mut out, 7, low_halves(b4, a5));
+        store(&mut out, 8, high_then_low(a5, b5));
+        let (a6, b6) = step_192::<0x20>(a5, b5);
+        let (a7, b7) = step_192::<0x40>(a6, b6);
+        store(&mut out, 9, a6);
+        store(&mut out, 10, low_halves(b6, a7));
+        store(&mut out, 11, high_then_low(a7, b7));
+        // Round key 12 is the first four words of the last step; its last two are not used.
+        let (a8, _) = step_192::<0x80>(a7, b7);
+        store(&mut out, 12, a8);
         out
     }
 }
