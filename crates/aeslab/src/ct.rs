@@ -36,3 +36,16 @@ pub(crate) fn wipe<T: zeroize::DefaultIsZeroes>(data: &mut [T]) {
     #[cfg(any(not(any(target_arch = "x86_64", target_arch = "aarch64")), miri))]
     zeroize::Zeroize::zeroize(data);
 }
+
+/// A secret block wiped (by [`wipe`]) when it goes out of scope: for a value that must outlive
+/// the expression that returns a key object (AES-GCM's H), so that the expression can be the
+/// function's tail and build the object in place, with the wipe after it. (`Zeroizing` would
+/// do the same with 16 volatile one-byte stores.)
+pub(crate) struct WipedBlock(pub(crate) crate::Block);
+
+impl Drop for WipedBlock {
+    #[inline(always)]
+    fn drop(&mut self) {
+        wipe(&mut self.0);
+    }
+}

@@ -134,7 +134,7 @@ impl<K: AesKeySize> KeyInit for Aes<K> {
     fn new(key: &Key<Self>) -> Self {
         // The default backend is available by construction and the key length is fixed by
         // the type, so scheduling cannot fail.
-        Aes { inner: AnyAes::new_default_typed(key), _key: PhantomData }
+        Aes { inner: AnyAes::new_default_typed(key, None), _key: PhantomData }
     }
 }
 

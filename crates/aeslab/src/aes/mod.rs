@@ -65,6 +65,17 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
     /// object goes straight into its place: returned through a `Result`, it was copied out of
     /// it again (a store-forwarding stall that cost more than the schedule itself).
     fn schedule(ready: Self::Ready, key: &[u8]) -> Self;
+    /// [`Backend::schedule`], and the all-zero block encrypted under the new key into
+    /// `zero_block`: AES-GCM's hash key H, which every GCM key set-up needs next. Backends with
+    /// a key-schedule instruction run the block through the rounds as the keys are made, where
+    /// its latency hides in the schedule's; the others encrypt it afterwards.
+    #[inline]
+    fn schedule_encrypting_zero(ready: Self::Ready, key: &[u8], zero_block: &mut Block) -> Self {
+        let keyed = Self::schedule(ready, key);
+        *zero_block = [0; 16];
+        keyed.encrypt_blocks(core::slice::from_mut(zero_block));
+        keyed
+    }
     /// Schedules `key`. Fails on a bad key length or when the CPU lacks the backend.
     #[inline]
     fn new(key: &[u8]) -> Result<Self, Error> {
@@ -188,10 +199,20 @@ macro_rules! define_backends {
             /// caller says by this name that it accepts timing that depends on key and data.
             #[inline]
             pub fn new_variable_time(kind: BackendKind, key: &[u8]) -> Result<Self, Error> {
+                AnyAes::scheduled(kind, key, None)
+            }
+
+            /// [`AnyAes::new_variable_time`], and with `zero_block` the all-zero block
+            /// encrypted under the key there (see [`Backend::schedule_encrypting_zero`]).
+            #[inline]
+            pub(crate) fn scheduled(kind: BackendKind, key: &[u8], zero_block: Option<&mut Block>) -> Result<Self, Error> {
                 Ok(match kind {
                     $( $(#[$cfg])* BackendKind::$variant => {
                         let ready = <$ty as Backend>::ready(key.len())?;
-                        AnyAes::$variant(<$ty as Backend>::schedule(ready, key))
+                        AnyAes::$variant(match zero_block {
+                            Some(z) => <$ty as Backend>::schedule_encrypting_zero(ready, key, z),
+                            None => <$ty as Backend>::schedule(ready, key),
+                        })
                     } )*
                 })
             }
@@ -202,11 +223,16 @@ macro_rules! define_backends {
             /// # Panics
             /// On a key length other than 16, 24 or 32 bytes (callers pass a typed key).
             #[inline]
-            pub(crate) fn new_default_typed(key: &[u8]) -> Self {
+            /// With `zero_block`, the all-zero block encrypted under the key goes there (see
+            /// [`Backend::schedule_encrypting_zero`]).
+            pub(crate) fn new_default_typed(key: &[u8], zero_block: Option<&mut Block>) -> Self {
                 match default_backend() {
                     $( $(#[$cfg])* BackendKind::$variant => {
                         let ready = <$ty as Backend>::ready(key.len()).expect("the default backend runs here; the key type fixes its length");
-                        AnyAes::$variant(<$ty as Backend>::schedule(ready, key))
+                        AnyAes::$variant(match zero_block {
+                            Some(z) => <$ty as Backend>::schedule_encrypting_zero(ready, key, z),
+                            None => <$ty as Backend>::schedule(ready, key),
+                        })
                     } )*
                 }
             }

@@ -33,9 +33,9 @@ use cipher::{KeyInit, KeySizeUser};
 use crate::aead_glue::DetachedAead;
 use crate::aes::sliced::SlicedIsa;
 use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
-use crate::ct::constant_time_eq;
+use crate::ct::{WipedBlock, constant_time_eq};
 use crate::ctr::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine, face_pays_from_blocks, xor_plain_cut};
-use crate::ghash::{Available, GhashKey};
+use crate::ghash::GhashKey;
 use crate::{Block, Error};
 use insn::{Message, Stitched};
 use crate::aes::insn::AesRound;
@@ -189,18 +189,9 @@ impl Gcm {
             return Err(Error::InvalidTagLength(tag_len));
         }
         let ghash = ghash.check().ok_or(Error::BackendUnavailable { backend: ghash.name(), requires: ghash.requires() })?;
-        Ok(Gcm::from_parts(AnyAes::new_variable_time(backend, key)?, ghash, face, tag_len))
-    }
-
-    /// The key object from its AES key: H = E_K(0^128) and its GHASH key, written in place
-    /// (one struct expression, no `Option` or `Result` around the large GHASH key).
-    #[inline(always)]
-    fn from_parts(aes: AnyAes, ghash: Available, face: FaceLevel, tag_len: usize) -> Gcm {
-        let mut h = [[0u8; 16]];
-        aes.encrypt_blocks(&mut h);
-        let gcm = Gcm { ghash: GhashKey::new(&h[0], ghash), aes, face, tag_len };
-        crate::ct::wipe(&mut h[0]);
-        gcm
+        let mut h = WipedBlock([0; 16]);
+        let aes = AnyAes::scheduled(backend, key, Some(&mut h.0))?;
+        Ok(Gcm { ghash: GhashKey::new(&h.0, ghash), aes, face, tag_len })
     }
 
     /// Tag length in bytes (12 to 16).
@@ -457,11 +448,13 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
     #[inline]
     fn new(key: &cipher::Key<Self>) -> Self {
         // The key length is fixed by the type and the defaults are available by construction.
-        // (Built through `from_parts` rather than `Gcm::new`: unwrapping a `Result<Gcm, _>`
-        // moved the whole key once more.)
-        let aes = AnyAes::new_default_typed(key);
+        // (Not through `Gcm::new`: unwrapping a `Result<Gcm, _>` moved the whole key once more.)
         let ghash = GhashImpl::fastest().check().expect("the fastest GHASH is available");
-        AesGcm { inner: Gcm::from_parts(aes, ghash, FaceLevel::FASTEST, 16), _key: PhantomData }
+        // H = E_K(0^128) comes out of the key schedule (see `Backend::schedule_encrypting_zero`),
+        // and the key object is one struct expression.
+        let mut h = WipedBlock([0; 16]);
+        let aes = AnyAes::new_default_typed(key, Some(&mut h.0));
+        AesGcm { inner: Gcm { ghash: GhashKey::new(&h.0, ghash), aes, face: FaceLevel::FASTEST, tag_len: 16 }, _key: PhantomData }
     }
 }
 

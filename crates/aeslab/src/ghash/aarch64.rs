@@ -68,6 +68,10 @@ impl ClmulReg for uint8x16_t {
     unsafe fn from_lane0(x: Self) -> Self {
         x
     }
+    #[inline(always)]
+    unsafe fn broadcast_lane(x: Self) -> Self {
+        x
+    }
 }
 
 impl ClmulIsa for NeonPmull {}
@@ -91,11 +95,11 @@ impl Kernel for Update<'_> {
 }
 
 /// The powers of H the groups use, by PMULL.
-struct Powers<'a> {
-    h1: &'a Block,
+struct Powers {
+    h1: u128,
 }
 
-impl Kernel for Powers<'_> {
+impl Kernel for Powers {
     type Output = [Block; POWERS];
     #[inline(always)]
     fn run(self) -> [Block; POWERS] {
@@ -127,7 +131,7 @@ impl Carryless {
 
     /// The powers H^8 … H^1 in the last 8 slots, from H·x^-1 (`h1`), in stored
     /// form.
-    pub(crate) fn powers(self, h1: &Block) -> [Block; POWERS] {
+    pub(crate) fn powers(self, h1: u128) -> [Block; POWERS] {
         let Carryless::Pmull(t) = self;
         t.enter(Powers { h1 })
     }

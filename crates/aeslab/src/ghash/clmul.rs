@@ -51,6 +51,8 @@ pub trait ClmulReg: Reg {
     unsafe fn fold_lanes(self) -> Self::Lane;
     /// `x` in lane 0, zero elsewhere.
     unsafe fn from_lane0(x: Self::Lane) -> Self;
+    /// `x` in every lane.
+    unsafe fn broadcast_lane(x: Self::Lane) -> Self;
 }
 
 /// The unreduced product sum of a group: the low, middle and high 128-bit parts per lane.
@@ -200,47 +202,68 @@ pub(crate) unsafe fn update_blocks<V: ClmulReg>(powers: &[Block], acc: &mut Bloc
 
 /// The products of two registers of stored powers, lane by lane, which are again stored powers:
 /// on the stored form H^k·x^-1 a carry-less product and reduction gives `a·b·x` (the alignment
-/// the module notes describe), so (H^j·x^-1)(H^k·x^-1)·x = H^(j+k)·x^-1.
+/// the module notes describe), so (H^j·x^-1)(H^k·x^-1)·x = H^(j+k)·x^-1. By Karatsuba (three
+/// multiplies, not four): the key set-up's powers are bound by the multiplier's throughput,
+/// and within a stage `b` is the same power, so its folded halves are made once.
 #[inline(always)]
 unsafe fn mul_stored<V: ClmulReg>(a: V, b: V) -> V {
     unsafe {
-        let mut s = Sum { lo: V::zero(), mid: V::zero(), hi: V::zero() };
-        mul_add(&mut s, a, b);
-        reduce_lanes(s)
+        let lo = a.clmul_ll(b);
+        let hi = a.clmul_hh(b);
+        let mid = a.xor(a.swap_qwords()).clmul_ll(b.xor(b.swap_qwords())).xor(lo).xor(hi);
+        reduce_lanes(Sum { lo, mid, hi })
     }
 }
 
+/// The most blocks a register holds (zmm: 4).
+const MAX_LANES: usize = 4;
+
 /// H^n … H^1 in stored form in the last `n = GROUP × LANES` slots (the powers this width's
-/// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored form. In stages: the
-/// powers in (p, 2p] are H^(k−p)·H^p for p = 1, 2, 4, …, so a stage's products are independent
-/// (log2(n) multiplies of latency rather than n − 1), and once a stage has at least `LANES`
-/// of them they go a whole register at a time (the multiplier, not the latency, bounds it).
+/// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored
+/// form. In stages: the powers in (p, 2p] are H^(k−p)·H^p for p = 1, 2, 4, …, so a stage's
+/// products are independent (log2(n) multiplies of latency rather than n − 1), and once a
+/// stage has at least `LANES` of them they go a whole register at a time (the multiplier, not
+/// the latency, bounds it).
+///
+/// Every load here reads what one earlier store wrote, from its first byte: a load that spans
+/// two stores (a register of powers written a lane at a time, or H·x^-1 written as two 8-byte
+/// halves) cannot be forwarded and waits for both to reach the cache, which cost Zen 3 about a
+/// third of the whole GCM key set-up. So `h1` comes in a general register, the first
+/// `LANES` powers are made and put together in registers, and each register is stored whole.
 #[inline(always)]
-pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: &Block) -> [Block; POWERS] {
+pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: u128) -> [Block; POWERS] {
     unsafe {
+        debug_assert!(V::LANES <= MAX_LANES);
         let mut powers = [[0u8; 16]; POWERS];
         let n = GROUP * V::LANES;
         // H^k sits at `POWERS − k`: ascending memory holds descending powers.
         let top = POWERS;
-        powers[top - 1] = *h1;
         let out = powers.as_mut_ptr();
+        // H^1 … H^LANES, one lane register each (`lane[k − 1]` = H^k).
+        let mut lane = [V::Lane::zero(); MAX_LANES];
+        lane[0] = V::Lane::broadcast_u128(h1);
         let mut p = 1;
+        while p < V::LANES {
+            for k in p + 1..=2 * p {
+                lane[k - 1] = mul_stored(lane[k - p - 1], lane[p - 1]);
+            }
+            p *= 2;
+        }
+        // The register [H^LANES, …, H^1]: H^1 everywhere, then each lane below the last
+        // corrected by one power step (H^k ⊕ H^(k−1) in the first LANES − k + 1 lanes).
+        let mut first = V::broadcast_lane(lane[0]);
+        for k in 2..=V::LANES {
+            first = first.xor(V::broadcast_lane(lane[k - 1].xor(lane[k - 2])).keep_first(V::LANES - k + 1));
+        }
+        first.store(out.add(top - V::LANES));
+        // Whole registers: powers k0+1 … k0+LANES from H^(k0−p+1) … H^(k0−p+LANES), all ≤ p.
         while p < n {
-            if p >= V::LANES {
-                // Powers k0+1 … k0+LANES from H^(k0−p+1) … H^(k0−p+LANES), all ≤ p.
-                let hp = V::broadcast(&*out.add(top - p));
-                let mut k0 = p;
-                while k0 < 2 * p {
-                    let x = V::load(out.add(top - (k0 - p + V::LANES)));
-                    mul_stored(x, hp).store(out.add(top - (k0 + V::LANES)));
-                    k0 += V::LANES;
-                }
-            } else {
-                let hp = V::Lane::load(out.add(top - p));
-                for k in p + 1..=2 * p {
-                    let x = V::Lane::load(out.add(top - (k - p)));
-                    mul_stored(x, hp).store(out.add(top - k));
-                }
+            let hp = V::broadcast(&*out.add(top - p));
+            let mut k0 = p;
+            while k0 < 2 * p {
+                let x = V::load(out.add(top - (k0 - p + V::LANES)));
+                mul_stored(x, hp).store(out.add(top - (k0 + V::LANES)));
+                k0 += V::LANES;
             }
             p *= 2;
         }

@@ -20,6 +20,8 @@ use aarch64::Carryless;
 #[cfg(target_arch = "x86_64")]
 use x86::Carryless;
 
+use core::sync::atomic::{AtomicU8, Ordering};
+
 use zeroize::Zeroize;
 
 use crate::Block;
@@ -67,6 +69,17 @@ impl GhashImpl {
         }
     }
 
+    /// How many powers of H its key holds: a group of 8 registers of blocks, one power per
+    /// block (none for the portable code, which multiplies by H alone).
+    fn powers_used(self) -> usize {
+        match self {
+            GhashImpl::Portable => 0,
+            GhashImpl::Pclmul | GhashImpl::Pmull => clmul::GROUP,
+            GhashImpl::Vpclmul256 => 2 * clmul::GROUP,
+            GhashImpl::Vpclmul512 => 4 * clmul::GROUP,
+        }
+    }
+
     /// Whether this CPU can run it.
     pub fn available(self) -> bool {
         self == GhashImpl::Portable || carryless(self).is_some()
@@ -81,12 +94,23 @@ impl GhashImpl {
         Some(Available { imp: self, clmul })
     }
 
-    /// The fastest this CPU has.
+    /// The fastest this CPU has. Found once (every AES-GCM key asks): its index in
+    /// [`GhashImpl::ALL`] in an atomic byte, as for the default AES backend.
     pub fn fastest() -> GhashImpl {
-        [GhashImpl::Pmull, GhashImpl::Vpclmul512, GhashImpl::Vpclmul256, GhashImpl::Pclmul]
-            .into_iter()
-            .find(|g| g.available())
-            .unwrap_or(GhashImpl::Portable)
+        const UNKNOWN: u8 = u8::MAX;
+        static FASTEST: AtomicU8 = AtomicU8::new(UNKNOWN);
+        match FASTEST.load(Ordering::Relaxed) {
+            UNKNOWN => {
+                let fastest = [GhashImpl::Pmull, GhashImpl::Vpclmul512, GhashImpl::Vpclmul256, GhashImpl::Pclmul]
+                    .into_iter()
+                    .find(|g| g.available())
+                    .unwrap_or(GhashImpl::Portable);
+                let index = GhashImpl::ALL.iter().position(|g| *g == fastest).expect("every GHASH is in ALL");
+                FASTEST.store(index as u8, Ordering::Relaxed);
+                fastest
+            }
+            index => GhashImpl::ALL[usize::from(index)],
+        }
     }
 }
 
@@ -117,7 +141,7 @@ impl Carryless {
     fn update(self, _powers: &[Block], _acc: &mut Block, _blocks: &[Block]) {
         match self {}
     }
-    fn powers(self, _h1: &Block) -> [Block; POWERS] {
+    fn powers(self, _h1: u128) -> [Block; POWERS] {
         match self {}
     }
 }
@@ -147,7 +171,10 @@ pub(crate) struct GhashKey {
 impl Drop for GhashKey {
     fn drop(&mut self) {
         self.h.zeroize();
-        crate::ct::wipe(self.powers.as_flattened_mut());
+        // Only the powers this width wrote: the slots before them were never anything but zero
+        // (half the stores for ymm, a quarter for xmm).
+        let used = self.imp.powers_used();
+        crate::ct::wipe(self.powers[POWERS - used..].as_flattened_mut());
     }
 }
 
@@ -159,16 +186,17 @@ impl GhashKey {
     #[inline(always)]
     pub(crate) fn new(h: &Block, imp: Available) -> GhashKey {
         let h = u128::from_be_bytes(*h);
-        // H^k at index POWERS − k, as many as the width's groups use (the rest stay zero and
-        // are never read), by the carry-less multiply itself; returned by value so that they
-        // are written in place.
-        let mut h1 = times_inverse_x(h).to_le_bytes();
-        let powers = match imp.clmul {
-            Some(clmul) => clmul.powers(&h1),
-            None => [[0u8; 16]; POWERS],
-        };
-        crate::ct::wipe(&mut h1);
-        GhashKey { h, powers, imp: imp.imp, clmul: imp.clmul }
+        GhashKey {
+            h,
+            // H^k at index POWERS − k, as many as the width's groups use (the rest stay zero
+            // and are never read), by the carry-less multiply itself.
+            powers: match imp.clmul {
+                Some(clmul) => clmul.powers(times_inverse_x(h)),
+                None => [[0u8; 16]; POWERS],
+            },
+            imp: imp.imp,
+            clmul: imp.clmul,
+        }
     }
 
     pub(crate) fn imp(&self) -> GhashImpl {
@@ -200,5 +228,34 @@ impl GhashKey {
             clmul.update(&self.powers, &mut a, &[last]);
         }
         *acc = u128::from_le_bytes(a);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each carry-less width's key holds exactly H^k·x^-1 at `POWERS − k` for the k its groups
+    /// use, and zeros before them (what the drop's partial wipe relies on), on an H with bits
+    /// at both ends so that every power needs its reduction.
+    #[test]
+    fn powers_are_where_the_kernels_and_the_wipe_expect_them() {
+        let h_bytes: Block = [0x80, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0x01];
+        let h = u128::from_be_bytes(h_bytes);
+        let mut checked = 0;
+        for imp in GhashImpl::ALL {
+            let Some(available) = imp.check() else { continue };
+            let key = GhashKey::new(&h_bytes, available);
+            let used = imp.powers_used();
+            let mut power = h;
+            for k in 1..=used {
+                let stored = u128::from_le_bytes(key.powers[POWERS - k]);
+                assert_eq!(stored, times_inverse_x(power), "{}: H^{k}", imp.name());
+                power = portable::mul(power, h);
+            }
+            assert!(key.powers[..POWERS - used].iter().all(|b| *b == [0; 16]), "{}: slots before the used powers", imp.name());
+            checked += 1;
+        }
+        assert!(checked >= 1, "the portable GHASH at least");
     }
 }

@@ -13,7 +13,7 @@ use crate::simd::{BlockIsa, Isa, Kernel};
 
 macro_rules! clmul_vec {
     ($ty:ty, $clmul:ident, $shuffle32:ident, $set1_64:ident, $unpacklo:ident,
-     fold: |$f:ident| $fold:expr, lane0: |$x:ident| $lane0:expr) => {
+     fold: |$f:ident| $fold:expr, lane0: |$x:ident| $lane0:expr, bcast: |$b:ident| $bcast:expr) => {
         // SAFETY (all methods): the caller holds a token of an ISA with this register's
         // carry-less multiply (the `ClmulIsa`s below: PCLMULQDQ and SSSE3 for xmm, VPCLMULQDQ
         // with AVX2 or AVX-512F/BW for ymm and zmm).
@@ -58,23 +58,28 @@ macro_rules! clmul_vec {
             unsafe fn from_lane0($x: __m128i) -> Self {
                 unsafe { $lane0 }
             }
+            #[inline(always)]
+            #[allow(unused_unsafe)]
+            unsafe fn broadcast_lane($b: __m128i) -> Self {
+                unsafe { $bcast }
+            }
         }
     };
 }
 
 clmul_vec!(__m128i, _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_set1_epi64x, _mm_unpacklo_epi64,
-    fold: |v| v, lane0: |x| x);
+    fold: |v| v, lane0: |x| x, bcast: |x| x);
 
 clmul_vec!(__m256i, _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_set1_epi64x, _mm256_unpacklo_epi64,
     fold: |v| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)),
-    lane0: |x| _mm256_zextsi128_si256(x));
+    lane0: |x| _mm256_zextsi128_si256(x), bcast: |x| _mm256_broadcastsi128_si256(x));
 
 clmul_vec!(__m512i, _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_epi64, _mm512_unpacklo_epi64,
     fold: |v| _mm_xor_si128(
         _mm_xor_si128(_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32::<1>(v)),
         _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
     ),
-    lane0: |x| _mm512_zextsi128_si512(x));
+    lane0: |x| _mm512_zextsi128_si512(x), bcast: |x| _mm512_broadcast_i32x4(x));
 
 impl ClmulIsa for Pclmul {}
 impl ClmulIsa for VpclmulYmm {}
@@ -102,12 +107,12 @@ impl<I: ClmulIsa> Kernel for Update<'_, I> {
 }
 
 /// The powers of H that `I`'s groups use, by its carry-less multiply.
-struct Powers<'a, I> {
-    h1: &'a Block,
+struct Powers<I> {
+    h1: u128,
     isa: core::marker::PhantomData<I>,
 }
 
-impl<I: ClmulIsa> Kernel for Powers<'_, I> {
+impl<I: ClmulIsa> Kernel for Powers<I> {
     type Output = [Block; POWERS];
     #[inline(always)]
     fn run(self) -> [Block; POWERS] {
@@ -147,7 +152,7 @@ impl Carryless {
 
     /// The powers H^n … H^1 this width uses (n = 8 × LANES) into the last n slots of `powers`,
     /// from H·x^-1 (`h1`), all in stored form.
-    pub(crate) fn powers(self, h1: &Block) -> [Block; POWERS] {
+    pub(crate) fn powers(self, h1: u128) -> [Block; POWERS] {
         use core::marker::PhantomData;
         match self {
             Carryless::Xmm(t) => t.enter(Powers::<Pclmul> { h1, isa: PhantomData }),

@@ -83,6 +83,7 @@ macro_rules! isa {
         impl $crate::simd::Isa for $name {
             const FEATURES: &'static str = $features;
 
+            #[inline]
             fn detect() -> Option<Self> {
                 // Detected once (0: not yet, 1: present, 2: absent): a token is one load away.
                 static SEEN: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);

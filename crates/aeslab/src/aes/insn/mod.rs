@@ -54,7 +54,9 @@ pub trait AesRound: Reg {
     /// instruction for a schedule step (x86's AESKEYGENASSIST): about 60 cycles for AES-128
     /// against about 300 for the word-wise schedule through general registers. `None` leaves
     /// the key length (or ISA) to [`key_schedule::expand`] with [`AesRound::sub_word`].
-    unsafe fn expand_key(_key: &[u8]) -> Option<RoundKeys> {
+    /// With `zero_block`, the all-zero block encrypted under the new keys goes there too
+    /// (AES-GCM's H), run through the rounds as their keys are made.
+    unsafe fn expand_key(_key: &[u8], _zero_block: Option<&mut Block>) -> Option<RoundKeys> {
         None
     }
 }
@@ -308,19 +310,26 @@ impl<I: AesIsa> Kernel for FirstRounds<'_, I> {
 /// on its way up to `Aes::new` (more time than computing it).
 struct Expand<'a, I> {
     key: &'a [u8],
+    /// Where the all-zero block's encryption goes, if the caller wants it.
+    zero_block: Option<&'a mut Block>,
     isa: PhantomData<I>,
 }
 
 impl<I: AesIsa> Kernel for Expand<'_, I> {
     type Output = RoundKeys;
     #[inline(always)]
-    fn run(self) -> RoundKeys {
+    fn run(mut self) -> RoundKeys {
         // SAFETY: entered under `I` (AES instructions present).
-        match unsafe { I::One::expand_key(self.key) } {
-            Some(enc) => enc,
-            // `AesInsn::new` checked the length.
-            None => key_schedule::expand_checked(self.key, InsnKeyOps::<I>(PhantomData)),
+        if let Some(enc) = unsafe { I::One::expand_key(self.key, self.zero_block.as_deref_mut()) } {
+            return enc;
         }
+        // `AesInsn::new` checked the length.
+        let enc = key_schedule::expand_checked(self.key, InsnKeyOps::<I>(PhantomData));
+        if let Some(z) = self.zero_block {
+            *z = [0; 16];
+            Crypt::<I, false> { keys: &enc, blocks: core::slice::from_mut(z), isa: PhantomData }.run();
+        }
+        enc
     }
 }
 
@@ -405,7 +414,12 @@ impl<I: AesIsa> Backend for AesInsn<I> {
 
     #[inline]
     fn schedule(isa: I, key: &[u8]) -> Self {
-        AesInsn { enc: isa.enter(Expand::<I> { key, isa: PhantomData }), isa }
+        AesInsn { enc: isa.enter(Expand::<I> { key, zero_block: None, isa: PhantomData }), isa }
+    }
+
+    #[inline]
+    fn schedule_encrypting_zero(isa: I, key: &[u8], zero_block: &mut Block) -> Self {
+        AesInsn { enc: isa.enter(Expand::<I> { key, zero_block: Some(zero_block), isa: PhantomData }), isa }
     }
 
     fn rounds(&self) -> usize {

@@ -70,14 +70,18 @@ impl AesRound for __m128i {
         out
     }
     #[inline(always)]
-    unsafe fn expand_key(key: &[u8]) -> Option<RoundKeys> {
+    unsafe fn expand_key(key: &[u8], zero_block: Option<&mut Block>) -> Option<RoundKeys> {
         unsafe {
-            match key.len() {
-                16 => Some(expand_128(key)),
-                24 => Some(expand_192(key)),
-                32 => Some(expand_256(key)),
-                _ => None,
+            let made = match key.len() {
+                16 => expand_128(key),
+                24 => expand_192(key),
+                32 => expand_256(key),
+                _ => return None,
+            };
+            if let Some(z) = zero_block {
+                _mm_storeu_si128(z.as_mut_ptr().cast(), made.zero);
             }
+            Some(made.keys)
         }
     }
 }
@@ -122,9 +126,37 @@ unsafe fn step_256_odd(odd: __m128i, even: __m128i) -> __m128i {
     }
 }
 
+/// A schedule being made: the round keys so far, and the all-zero block run through them
+/// (AES-GCM's hash key H). Each AESENC on that block waits only for the key it uses, so the
+/// ten to fourteen of them fill the schedule's own dependency chain rather than follow it;
+/// where nobody asks for the block they are dead code and compiled away.
+struct Made {
+    keys: RoundKeys,
+    zero: __m128i,
+}
+
+impl Made {
+    #[inline(always)]
+    fn new(rounds: usize) -> Made {
+        // SAFETY: SSE2 is part of x86-64.
+        Made { keys: RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds }, zero: unsafe { _mm_setzero_si128() } }
+    }
+}
+
+/// Round key `round`, stored whole, and the zero block through its round. (`round` is a
+/// literal at every call: the branches fold away and nothing here depends on the key.)
 #[inline(always)]
-unsafe fn store(out: &mut RoundKeys, round: usize, k: __m128i) {
-    unsafe { _mm_storeu_si128(out.keys[round].as_mut_ptr().cast(), k) }
+unsafe fn store(out: &mut Made, round: usize, k: __m128i) {
+    unsafe {
+        _mm_storeu_si128(out.keys.keys[round].as_mut_ptr().cast(), k);
+        out.zero = if round == 0 {
+            k
+        } else if round == out.keys.rounds {
+            _mm_aesenclast_si128(out.zero, k)
+        } else {
+            _mm_aesenc_si128(out.zero, k)
+        };
+    }
 }
 
 /// Steps of a schedule with their Rcon as immediates (AESKEYGENASSIST takes no register
@@ -137,9 +169,9 @@ macro_rules! schedule_steps {
 
 /// The AES-128 schedule in one register: ten dependent steps of about 6 cycles.
 #[inline(always)]
-unsafe fn expand_128(key: &[u8]) -> RoundKeys {
+unsafe fn expand_128(key: &[u8]) -> Made {
     unsafe {
-        let mut out = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 10 };
+        let mut out = Made::new(10);
         let mut k = _mm_loadu_si128(key.as_ptr().cast());
         store(&mut out, 0, k);
         schedule_steps!(out;
@@ -160,9 +192,9 @@ unsafe fn expand_128(key: &[u8]) -> RoundKeys {
 
 /// The AES-256 schedule in two registers (the even and odd round keys).
 #[inline(always)]
-unsafe fn expand_256(key: &[u8]) -> RoundKeys {
+unsafe fn expand_256(key: &[u8]) -> Made {
     unsafe {
-        let mut out = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 14 };
+        let mut out = Made::new(14);
         let mut even = _mm_loadu_si128(key.as_ptr().cast());
         let mut odd = _mm_loadu_si128(key.as_ptr().add(16).cast());
         store(&mut out, 0, even);
@@ -216,9 +248,9 @@ unsafe fn high_then_low(x: __m128i, y: __m128i) -> __m128i {
 /// together from them with shuffles and stored whole (16-byte stores at 16-byte offsets, so
 /// that loading a round key later is forwarded from one store, not pieced from two).
 #[inline(always)]
-unsafe fn expand_192(key: &[u8]) -> RoundKeys {
+unsafe fn expand_192(key: &[u8]) -> Made {
     unsafe {
-        let mut out = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 12 };
+        let mut out = Made::new(12);
         let a0 = _mm_loadu_si128(key.as_ptr().cast());
         let b0 = _mm_loadl_epi64(key.as_ptr().add(16).cast());
         let (a1, b1) = step_192::<0x01>(a0, b0);
@@ -273,8 +305,8 @@ impl AesRound for __m256i {
         unsafe { <__m128i as AesRound>::inv_mix_columns(b) }
     }
     #[inline(always)]
-    unsafe fn expand_key(key: &[u8]) -> Option<RoundKeys> {
-        unsafe { <__m128i as AesRound>::expand_key(key) }
+    unsafe fn expand_key(key: &[u8], zero_block: Option<&mut Block>) -> Option<RoundKeys> {
+        unsafe { <__m128i as AesRound>::expand_key(key, zero_block) }
     }
 }
 
@@ -304,7 +336,7 @@ impl AesRound for __m512i {
         unsafe { <__m128i as AesRound>::inv_mix_columns(b) }
     }
     #[inline(always)]
-    unsafe fn expand_key(key: &[u8]) -> Option<RoundKeys> {
-        unsafe { <__m128i as AesRound>::expand_key(key) }
+    unsafe fn expand_key(key: &[u8], zero_block: Option<&mut Block>) -> Option<RoundKeys> {
+        unsafe { <__m128i as AesRound>::expand_key(key, zero_block) }
     }
 }
