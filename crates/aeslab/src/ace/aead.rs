@@ -89,11 +89,18 @@ impl AceAe128 {
         };
         let mut out = sealed[..body_len].to_vec();
         let tag = sealed[body_len..].try_into().expect("16 bytes");
-        let mut msg = AceMessage { nonce: *nonce, ad, buffer: &mut out[..], tag };
+        self.open_one(*nonce, ad, &mut out, tag)?;
+        Ok(out)
+    }
+
+    /// Opens one message in place (a batch of one): `Err(AuthenticationFailed)`, with `buffer`
+    /// wiped, when the tag does not match.
+    fn open_one(&self, nonce: [u8; 16], ad: &[u8], buffer: &mut [u8], tag: [u8; 16]) -> Result<(), Error> {
+        let mut msg = AceMessage { nonce, ad, buffer, tag };
         let mut verdict = [Ok(())];
         self.open_many_into(core::slice::from_mut(&mut msg), &mut verdict)?;
         let [verdict] = verdict;
-        verdict.map(|()| out)
+        verdict
     }
 
     /// Seals every message in place and writes its tag, one message per lane.
@@ -248,10 +255,6 @@ impl DetachedAead for AceAe128 {
 
     fn open_detached(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], tag: &[u8; 16]) -> Result<(), aead::Error> {
         let nonce = nonce.try_into().map_err(|_| aead::Error)?;
-        let mut msg = AceMessage { nonce, ad, buffer: buf, tag: *tag };
-        let mut verdict = [Ok(())];
-        self.open_many_into(core::slice::from_mut(&mut msg), &mut verdict).map_err(|_| aead::Error)?;
-        let [verdict] = verdict;
-        verdict.map_err(|_| aead::Error)
+        self.open_one(nonce, ad, buf, *tag).map_err(|_| aead::Error)
     }
 }
