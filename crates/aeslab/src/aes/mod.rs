@@ -222,9 +222,10 @@ macro_rules! define_backends {
             ///
             /// # Panics
             /// On a key length other than 16, 24 or 32 bytes (callers pass a typed key).
-            #[inline]
+            ///
             /// With `zero_block`, the all-zero block encrypted under the key goes there (see
             /// [`Backend::schedule_encrypting_zero`]).
+            #[inline]
             pub(crate) fn new_default_typed(key: &[u8], zero_block: Option<&mut Block>) -> Self {
                 match default_backend() {
                     $( $(#[$cfg])* BackendKind::$variant => {

@@ -308,24 +308,28 @@ impl<I: AesIsa> Kernel for FirstRounds<'_, I> {
 /// the schedule itself, which the compiler then writes straight into the key object: wrapped
 /// in a `Result`, or written through a reference, the schedule was copied again at each layer
 /// on its way up to `Aes::new` (more time than computing it).
-struct Expand<'a, I> {
+/// The encryption schedule; with `ZERO_BLOCK` also the all-zero block's encryption into
+/// `zero_block`. (A const parameter, so that the kernel a plain key set-up enters has no trace
+/// of the block: a runtime `Option` kept its rounds and branch in every schedule, 5 ns on
+/// `Aes128::new`.)
+struct Expand<'a, I, const ZERO_BLOCK: bool> {
     key: &'a [u8],
-    /// Where the all-zero block's encryption goes, if the caller wants it.
     zero_block: Option<&'a mut Block>,
     isa: PhantomData<I>,
 }
 
-impl<I: AesIsa> Kernel for Expand<'_, I> {
+impl<I: AesIsa, const ZERO_BLOCK: bool> Kernel for Expand<'_, I, ZERO_BLOCK> {
     type Output = RoundKeys;
     #[inline(always)]
-    fn run(mut self) -> RoundKeys {
+    fn run(self) -> RoundKeys {
+        let mut zero_block = if ZERO_BLOCK { self.zero_block } else { None };
         // SAFETY: entered under `I` (AES instructions present).
-        if let Some(enc) = unsafe { I::One::expand_key(self.key, self.zero_block.as_deref_mut()) } {
+        if let Some(enc) = unsafe { I::One::expand_key(self.key, zero_block.as_deref_mut()) } {
             return enc;
         }
         // `AesInsn::new` checked the length.
         let enc = key_schedule::expand_checked(self.key, InsnKeyOps::<I>(PhantomData));
-        if let Some(z) = self.zero_block {
+        if let Some(z) = zero_block {
             *z = [0; 16];
             Crypt::<I, false> { keys: &enc, blocks: core::slice::from_mut(z), isa: PhantomData }.run();
         }
@@ -414,12 +418,12 @@ impl<I: AesIsa> Backend for AesInsn<I> {
 
     #[inline]
     fn schedule(isa: I, key: &[u8]) -> Self {
-        AesInsn { enc: isa.enter(Expand::<I> { key, zero_block: None, isa: PhantomData }), isa }
+        AesInsn { enc: isa.enter(Expand::<I, false> { key, zero_block: None, isa: PhantomData }), isa }
     }
 
     #[inline]
     fn schedule_encrypting_zero(isa: I, key: &[u8], zero_block: &mut Block) -> Self {
-        AesInsn { enc: isa.enter(Expand::<I> { key, zero_block: Some(zero_block), isa: PhantomData }), isa }
+        AesInsn { enc: isa.enter(Expand::<I, true> { key, zero_block: Some(zero_block), isa: PhantomData }), isa }
     }
 
     fn rounds(&self) -> usize {

@@ -72,16 +72,12 @@ impl AesRound for __m128i {
     #[inline(always)]
     unsafe fn expand_key(key: &[u8], zero_block: Option<&mut Block>) -> Option<RoundKeys> {
         unsafe {
-            let made = match key.len() {
-                16 => expand_128(key),
-                24 => expand_192(key),
-                32 => expand_256(key),
-                _ => return None,
-            };
-            if let Some(z) = zero_block {
-                _mm_storeu_si128(z.as_mut_ptr().cast(), made.zero);
+            match key.len() {
+                16 => Some(expand_128(key, zero_block)),
+                24 => Some(expand_192(key, zero_block)),
+                32 => Some(expand_256(key, zero_block)),
+                _ => None,
             }
-            Some(made.keys)
         }
     }
 }
@@ -126,36 +122,41 @@ unsafe fn step_256_odd(odd: __m128i, even: __m128i) -> __m128i {
     }
 }
 
-/// A schedule being made: the round keys so far, and the all-zero block run through them
-/// (AES-GCM's hash key H). Each AESENC on that block waits only for the key it uses, so the
-/// ten to fourteen of them fill the schedule's own dependency chain rather than follow it;
-/// where nobody asks for the block they are dead code and compiled away.
-struct Made {
-    keys: RoundKeys,
+/// A schedule being made: the round keys, stored as they are made, and the all-zero block
+/// run through them (AES-GCM's hash key H). Each AESENC on that block waits only for the key
+/// it uses, so the ten to fourteen of them fill the schedule's own dependency chain rather than
+/// follow it; where nobody asks for the block they are dead code and compiled away. (The keys
+/// are borrowed, not held: each `expand_*` returns its own `RoundKeys` local, which is then
+/// written in place; moved out of a struct field it was copied, and the copy's wide loads of
+/// the 16-byte stores could not be forwarded.)
+struct Made<'a> {
+    keys: &'a mut RoundKeys,
     zero: __m128i,
 }
 
-impl Made {
+impl Made<'_> {
+    /// Round key `round`, stored whole, and the zero block through its round. (`round` is a
+    /// literal at every call: the branches fold away and nothing here depends on the key.)
     #[inline(always)]
-    fn new(rounds: usize) -> Made {
-        // SAFETY: SSE2 is part of x86-64.
-        Made { keys: RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds }, zero: unsafe { _mm_setzero_si128() } }
+    unsafe fn store(&mut self, round: usize, k: __m128i) {
+        unsafe {
+            _mm_storeu_si128(self.keys.keys[round].as_mut_ptr().cast(), k);
+            self.zero = if round == 0 {
+                k
+            } else if round == self.keys.rounds {
+                _mm_aesenclast_si128(self.zero, k)
+            } else {
+                _mm_aesenc_si128(self.zero, k)
+            };
+        }
     }
-}
 
-/// Round key `round`, stored whole, and the zero block through its round. (`round` is a
-/// literal at every call: the branches fold away and nothing here depends on the key.)
-#[inline(always)]
-unsafe fn store(out: &mut Made, round: usize, k: __m128i) {
-    unsafe {
-        _mm_storeu_si128(out.keys.keys[round].as_mut_ptr().cast(), k);
-        out.zero = if round == 0 {
-            k
-        } else if round == out.keys.rounds {
-            _mm_aesenclast_si128(out.zero, k)
-        } else {
-            _mm_aesenc_si128(out.zero, k)
-        };
+    /// The zero block's encryption, where the caller asked for it.
+    #[inline(always)]
+    unsafe fn finish(self, zero_block: Option<&mut Block>) {
+        if let Some(z) = zero_block {
+            unsafe { _mm_storeu_si128(z.as_mut_ptr().cast(), self.zero) };
+        }
     }
 }
 
@@ -163,17 +164,18 @@ unsafe fn store(out: &mut Made, round: usize, k: __m128i) {
 /// operand for it), each round key stored as it is made.
 macro_rules! schedule_steps {
     ($out:ident; $($round:literal: $k:ident = $step:expr;)*) => {
-        $( $k = $step; store(&mut $out, $round, $k); )*
+        $( $k = $step; $out.store($round, $k); )*
     };
 }
 
 /// The AES-128 schedule in one register: ten dependent steps of about 6 cycles.
 #[inline(always)]
-unsafe fn expand_128(key: &[u8]) -> Made {
+unsafe fn expand_128(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
     unsafe {
-        let mut out = Made::new(10);
+        let mut keys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 10 };
+        let mut out = Made { keys: &mut keys, zero: _mm_setzero_si128() };
         let mut k = _mm_loadu_si128(key.as_ptr().cast());
-        store(&mut out, 0, k);
+        out.store(0, k);
         schedule_steps!(out;
             1: k = step_128::<0x01>(k);
             2: k = step_128::<0x02>(k);
@@ -186,19 +188,21 @@ unsafe fn expand_128(key: &[u8]) -> Made {
             9: k = step_128::<0x1b>(k);
             10: k = step_128::<0x36>(k);
         );
-        out
+        out.finish(zero_block);
+        keys
     }
 }
 
 /// The AES-256 schedule in two registers (the even and odd round keys).
 #[inline(always)]
-unsafe fn expand_256(key: &[u8]) -> Made {
+unsafe fn expand_256(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
     unsafe {
-        let mut out = Made::new(14);
+        let mut keys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 14 };
+        let mut out = Made { keys: &mut keys, zero: _mm_setzero_si128() };
         let mut even = _mm_loadu_si128(key.as_ptr().cast());
         let mut odd = _mm_loadu_si128(key.as_ptr().add(16).cast());
-        store(&mut out, 0, even);
-        store(&mut out, 1, odd);
+        out.store(0, even);
+        out.store(1, odd);
         schedule_steps!(out;
             2: even = step_256_even::<0x01>(even, odd);
             3: odd = step_256_odd(odd, even);
@@ -214,7 +218,8 @@ unsafe fn expand_256(key: &[u8]) -> Made {
             13: odd = step_256_odd(odd, even);
             14: even = step_256_even::<0x40>(even, odd);
         );
-        out
+        out.finish(zero_block);
+        keys
     }
 }
 
@@ -248,34 +253,36 @@ unsafe fn high_then_low(x: __m128i, y: __m128i) -> __m128i {
 /// together from them with shuffles and stored whole (16-byte stores at 16-byte offsets, so
 /// that loading a round key later is forwarded from one store, not pieced from two).
 #[inline(always)]
-unsafe fn expand_192(key: &[u8]) -> Made {
+unsafe fn expand_192(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
     unsafe {
-        let mut out = Made::new(12);
+        let mut keys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 12 };
+        let mut out = Made { keys: &mut keys, zero: _mm_setzero_si128() };
         let a0 = _mm_loadu_si128(key.as_ptr().cast());
         let b0 = _mm_loadl_epi64(key.as_ptr().add(16).cast());
         let (a1, b1) = step_192::<0x01>(a0, b0);
-        store(&mut out, 0, a0);
-        store(&mut out, 1, low_halves(b0, a1));
-        store(&mut out, 2, high_then_low(a1, b1));
+        out.store(0, a0);
+        out.store(1, low_halves(b0, a1));
+        out.store(2, high_then_low(a1, b1));
         let (a2, b2) = step_192::<0x02>(a1, b1);
         let (a3, b3) = step_192::<0x04>(a2, b2);
-        store(&mut out, 3, a2);
-        store(&mut out, 4, low_halves(b2, a3));
-        store(&mut out, 5, high_then_low(a3, b3));
+        out.store(3, a2);
+        out.store(4, low_halves(b2, a3));
+        out.store(5, high_then_low(a3, b3));
         let (a4, b4) = step_192::<0x08>(a3, b3);
         let (a5, b5) = step_192::<0x10>(a4, b4);
-        store(&mut out, 6, a4);
-        store(&mut out, 7, low_halves(b4, a5));
-        store(&mut out, 8, high_then_low(a5, b5));
+        out.store(6, a4);
+        out.store(7, low_halves(b4, a5));
+        out.store(8, high_then_low(a5, b5));
         let (a6, b6) = step_192::<0x20>(a5, b5);
         let (a7, b7) = step_192::<0x40>(a6, b6);
-        store(&mut out, 9, a6);
-        store(&mut out, 10, low_halves(b6, a7));
-        store(&mut out, 11, high_then_low(a7, b7));
+        out.store(9, a6);
+        out.store(10, low_halves(b6, a7));
+        out.store(11, high_then_low(a7, b7));
         // Round key 12 is the first four words of the last step; its last two are not used.
         let (a8, _) = step_192::<0x80>(a7, b7);
-        store(&mut out, 12, a8);
-        out
+        out.store(12, a8);
+        out.finish(zero_block);
+        keys
     }
 }
 
