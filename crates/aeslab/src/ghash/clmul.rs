@@ -219,17 +219,17 @@ unsafe fn mul_stored<V: ClmulReg>(a: V, b: V) -> V {
 const MAX_LANES: usize = 4;
 
 /// H^n … H^1 in stored form in the last `n = GROUP × LANES` slots (the powers this width's
-/// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored
-/// form. In stages: the powers in (p, 2p] are H^(k−p)·H^p for p = 1, 2, 4, …, so a stage's
-/// products are independent (log2(n) multiplies of latency rather than n − 1), and once a
-/// stage has at least `LANES` of them they go a whole register at a time (the multiplier, not
-/// the latency, bounds it).
+/// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored form. In stages: the
+/// powers in (p, 2p] are H^(k−p)·H^p for p = 1, 2, 4, …, so a stage's products are independent
+/// (log2(n) multiplies of latency rather than n − 1), and once a stage has at least `LANES` of
+/// them they go a whole register at a time (the multiplier, not the latency, bounds it).
 ///
 /// Every load here reads what one earlier store wrote, from its first byte: a load that spans
 /// two stores (a register of powers written a lane at a time, or H·x^-1 written as two 8-byte
-/// halves) cannot be forwarded and waits for both to reach the cache, which cost Zen 3 about a
-/// third of the whole GCM key set-up. So `h1` comes in a general register, the first
-/// `LANES` powers are made and put together in registers, and each register is stored whole.
+/// halves) cannot be forwarded and waits for both to reach the cache; on Zen 3 those two loads
+/// were the hottest instructions of the GCM key set-up. So `h1` comes in a general register,
+/// the first `LANES` powers are made and put together in registers, and each register is
+/// stored whole.
 #[inline(always)]
 pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: u128) -> [Block; POWERS] {
     unsafe {

