@@ -76,6 +76,14 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
         keyed.encrypt_blocks(core::slice::from_mut(zero_block));
         keyed
     }
+    /// [`Backend::schedule`], or with a `zero_block` [`Backend::schedule_encrypting_zero`].
+    #[inline]
+    fn schedule_with(ready: Self::Ready, key: &[u8], zero_block: Option<&mut Block>) -> Self {
+        match zero_block {
+            Some(z) => Self::schedule_encrypting_zero(ready, key, z),
+            None => Self::schedule(ready, key),
+        }
+    }
     /// Schedules `key`. Fails on a bad key length or when the CPU lacks the backend.
     #[inline]
     fn new(key: &[u8]) -> Result<Self, Error> {
@@ -209,10 +217,7 @@ macro_rules! define_backends {
                 Ok(match kind {
                     $( $(#[$cfg])* BackendKind::$variant => {
                         let ready = <$ty as Backend>::ready(key.len())?;
-                        AnyAes::$variant(match zero_block {
-                            Some(z) => <$ty as Backend>::schedule_encrypting_zero(ready, key, z),
-                            None => <$ty as Backend>::schedule(ready, key),
-                        })
+                        AnyAes::$variant(<$ty as Backend>::schedule_with(ready, key, zero_block))
                     } )*
                 })
             }
@@ -230,10 +235,7 @@ macro_rules! define_backends {
                 match default_backend() {
                     $( $(#[$cfg])* BackendKind::$variant => {
                         let ready = <$ty as Backend>::ready(key.len()).expect("the default backend runs here; the key type fixes its length");
-                        AnyAes::$variant(match zero_block {
-                            Some(z) => <$ty as Backend>::schedule_encrypting_zero(ready, key, z),
-                            None => <$ty as Backend>::schedule(ready, key),
-                        })
+                        AnyAes::$variant(<$ty as Backend>::schedule_with(ready, key, zero_block))
                     } )*
                 }
             }

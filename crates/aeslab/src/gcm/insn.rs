@@ -42,7 +42,7 @@ use crate::ctr::insn::segment_constant;
 use crate::ghash::POWERS;
 use crate::ghash::clmul::{GROUP, HALVES, Sum, absorb_group, group_register, karatsuba_halves, update_blocks};
 use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl};
-use crate::simd::{BlockIsa, Kernel, Reg, read_u128};
+use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, read_u128};
 
 // An AES group and a GHASH group are the same registers: one hashed per AES group.
 const _: () = assert!(GROUP == IN_FLIGHT);
@@ -94,9 +94,6 @@ struct GroupKey {
     h: *const Block,
     halves: *const Block,
 }
-
-/// The largest register, in blocks (zmm).
-const MAX_LANES: usize = 4;
 
 /// Where the registers of a group start: their states entering round `AFTER + 1`, in counter
 /// order.

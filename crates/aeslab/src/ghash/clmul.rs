@@ -21,7 +21,7 @@
 
 use super::POWERS;
 use crate::Block;
-use crate::simd::{BlockIsa, Reg};
+use crate::simd::{BlockIsa, MAX_LANES, Reg};
 
 /// Registers per group.
 pub(crate) const GROUP: usize = 8;
@@ -214,9 +214,6 @@ unsafe fn mul_stored<V: ClmulReg>(a: V, b: V) -> V {
         reduce_lanes(Sum { lo, mid, hi })
     }
 }
-
-/// The most blocks a register holds (zmm: 4).
-const MAX_LANES: usize = 4;
 
 /// H^n … H^1 in stored form in the last `n = GROUP × LANES` slots (the powers this width's
 /// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored form. In stages: the

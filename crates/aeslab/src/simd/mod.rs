@@ -27,6 +27,9 @@ pub(crate) mod x86;
 
 use crate::Block;
 
+/// The most blocks a [`Reg`] holds (zmm: 4).
+pub(crate) const MAX_LANES: usize = 4;
+
 /// A set of CPU features, as a token: a value exists only where the CPU has them.
 pub trait Isa: Copy + Send + Sync + 'static {
     /// The features, as `#[target_feature]` spells them (also what error messages name).

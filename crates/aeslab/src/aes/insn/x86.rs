@@ -228,7 +228,7 @@ unsafe fn expand_256(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
 /// round keys take its low half). `w[i] = w[i−6] ⊕ w[i−1]`, and for the first word of a step
 /// also `⊕ RotWord(SubWord(w5)) ⊕ Rcon`, which is word 1 of AESKEYGENASSIST on `b`.
 #[inline(always)]
-unsafe fn step_192<const RCON: i32>(a: __m128i, b: __m128i) -> (__m128i, __m128i) {
+unsafe fn step_192<const RCON: i32>((a, b): (__m128i, __m128i)) -> (__m128i, __m128i) {
     unsafe {
         let t = _mm_shuffle_epi32::<0x55>(_mm_aeskeygenassist_si128::<RCON>(b));
         let a = _mm_xor_si128(prefix_xor(a), t);
@@ -249,6 +249,17 @@ unsafe fn high_then_low(x: __m128i, y: __m128i) -> __m128i {
     unsafe { _mm_castpd_si128(_mm_shuffle_pd::<0b01>(_mm_castsi128_pd(x), _mm_castsi128_pd(y))) }
 }
 
+/// Round keys `round` … `round + 2` from two steps' twelve words: `a`, `b`, then the next
+/// step's `a_next`, `b_next`.
+#[inline(always)]
+unsafe fn store_three_192(out: &mut Made, round: usize, (a, b): (__m128i, __m128i), (a_next, b_next): (__m128i, __m128i)) {
+    unsafe {
+        out.store(round, a);
+        out.store(round + 1, low_halves(b, a_next));
+        out.store(round + 2, high_then_low(a_next, b_next));
+    }
+}
+
 /// The AES-192 schedule: eight dependent six-word steps in two registers, the round keys put
 /// together from them with shuffles and stored whole (16-byte stores at 16-byte offsets, so
 /// that loading a round key later is forwarded from one store, not pieced from two).
@@ -257,29 +268,20 @@ unsafe fn expand_192(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
     unsafe {
         let mut keys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 12 };
         let mut out = Made { keys: &mut keys, zero: _mm_setzero_si128() };
-        let a0 = _mm_loadu_si128(key.as_ptr().cast());
-        let b0 = _mm_loadl_epi64(key.as_ptr().add(16).cast());
-        let (a1, b1) = step_192::<0x01>(a0, b0);
-        out.store(0, a0);
-        out.store(1, low_halves(b0, a1));
-        out.store(2, high_then_low(a1, b1));
-        let (a2, b2) = step_192::<0x02>(a1, b1);
-        let (a3, b3) = step_192::<0x04>(a2, b2);
-        out.store(3, a2);
-        out.store(4, low_halves(b2, a3));
-        out.store(5, high_then_low(a3, b3));
-        let (a4, b4) = step_192::<0x08>(a3, b3);
-        let (a5, b5) = step_192::<0x10>(a4, b4);
-        out.store(6, a4);
-        out.store(7, low_halves(b4, a5));
-        out.store(8, high_then_low(a5, b5));
-        let (a6, b6) = step_192::<0x20>(a5, b5);
-        let (a7, b7) = step_192::<0x40>(a6, b6);
-        out.store(9, a6);
-        out.store(10, low_halves(b6, a7));
-        out.store(11, high_then_low(a7, b7));
+        let s0 = (_mm_loadu_si128(key.as_ptr().cast()), _mm_loadl_epi64(key.as_ptr().add(16).cast()));
+        let s1 = step_192::<0x01>(s0);
+        store_three_192(&mut out, 0, s0, s1);
+        let s2 = step_192::<0x02>(s1);
+        let s3 = step_192::<0x04>(s2);
+        store_three_192(&mut out, 3, s2, s3);
+        let s4 = step_192::<0x08>(s3);
+        let s5 = step_192::<0x10>(s4);
+        store_three_192(&mut out, 6, s4, s5);
+        let s6 = step_192::<0x20>(s5);
+        let s7 = step_192::<0x40>(s6);
+        store_three_192(&mut out, 9, s6, s7);
         // Round key 12 is the first four words of the last step; its last two are not used.
-        let (a8, _) = step_192::<0x80>(a7, b7);
+        let (a8, _) = step_192::<0x80>(s7);
         out.store(12, a8);
         out.finish(zero_block);
         keys
