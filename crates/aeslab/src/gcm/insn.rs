@@ -22,8 +22,8 @@
 //! the two constants lane by lane.
 //!
 //! The tail (less than a group) goes through a zero-padded buffer on the stack, so every
-//! register is whole. The buffer, Karatsuba's halves of the powers (made per message) and the
-//! accumulator's bytes are wiped afterwards.
+//! register is whole; only the blocks the tail uses are zeroed. Those blocks, Karatsuba's
+//! halves of the powers (made per message) and the accumulator's bytes are wiped afterwards.
 //!
 //! Constant time: AES instructions and carry-less multiplies run in constant time. Every branch
 //! and address depends on lengths and on the counter (from the nonce, which is public), never
@@ -32,6 +32,7 @@
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 
 use super::lengths_block;
 use crate::Block;
@@ -269,12 +270,23 @@ where
     S: Starts<R>,
 {
     unsafe {
-        match nregs {
+        match tail_regs(nregs) {
             1 => group::<R, S, NR, AFTER, 1, HASH>(keys, starts, dst, gkey, hashed, acc),
             2 => group::<R, S, NR, AFTER, 2, HASH>(keys, starts, dst, gkey, hashed, acc),
-            3 | 4 => group::<R, S, NR, AFTER, 4, HASH>(keys, starts, dst, gkey, hashed, acc),
+            4 => group::<R, S, NR, AFTER, 4, HASH>(keys, starts, dst, gkey, hashed, acc),
             _ => group::<R, S, NR, AFTER, IN_FLIGHT, HASH>(keys, starts, dst, gkey, hashed, acc),
         }
+    }
+}
+
+/// The registers [`tail_group`] runs for a tail of `nregs` registers: a few sizes, each its
+/// own compiled group, so a short tail runs no rounds for registers it does not have.
+#[inline(always)]
+fn tail_regs(nregs: usize) -> usize {
+    match nregs {
+        1 | 2 => nregs,
+        3 | 4 => 4,
+        _ => IN_FLIGHT,
     }
 }
 
@@ -368,9 +380,21 @@ where
             }
             acc = hash_blocks::<R>(powers, acc, &[lengths]);
         } else {
-            let mut buf = [[0u8; 16]; TAIL_BLOCKS];
             let nblocks = rest.div_ceil(16);
             let nregs = nblocks.div_ceil(lanes);
+            // Only the blocks this tail uses are zeroed (and wiped below): the group
+            // `tail_group` runs, and the lengths block after the data. Zeroing and wiping the
+            // whole buffer, sized for the widest group, was a sixth of a 16-byte message's time.
+            let used = (tail_regs(nregs) * lanes).max(nblocks + 1);
+            assert!(used <= TAIL_BLOCKS, "a tail is less than a group");
+            let mut space = MaybeUninit::<[Block; TAIL_BLOCKS]>::uninit();
+            let first = space.as_mut_ptr().cast::<Block>();
+            // SAFETY: `used` blocks fit in `space` (asserted), and each is written (zero)
+            // before the slice over them is made.
+            let buf = {
+                core::ptr::write_bytes(first, 0, used);
+                core::slice::from_raw_parts_mut(first, used)
+            };
             buf.as_flattened_mut()[..rest].copy_from_slice(&data[done..]);
             // (The kernel gets its pointer to `buf` where it is called: a pointer taken before
             // a write through `buf` itself would no longer be valid for it.)

@@ -237,33 +237,52 @@ impl Gcm {
 
     /// One message: E_K(J0), then the keystream from inc32(J0) over `buf` with the GHASH of
     /// the AD and the ciphertext; returns the tag.
+    #[inline]
     fn crypt(&self, nonce: &[u8], ad: &[u8], buf: &mut [u8], decrypt: bool) -> Result<Block, Error> {
         Self::check_lengths(buf.len())?;
         let j0 = self.j0(nonce)?;
+        // FACE when it is on and the message is long enough for the table to pay for itself;
+        // shorter messages run plain CTR, which is then the faster.
+        let face_pays = self.face != FaceLevel::None && buf.len() / 16 >= face_pays_from_blocks(self.aes.kind());
+        // Plain CTR on the AES-instruction backends: one indirect call to the kernel, which
+        // owns the whole message. The rest is in `crypt_other`, whose stack frame (the FACE
+        // table, the short-message buffers) this path does not pay for.
+        if !face_pays
+            && let Some(tag) = any_as_dyn!(&self.aes, GcmEngine).message(self.face, None, &self.ghash, j0, ad, buf, decrypt)
+        {
+            return Ok(tag);
+        }
+        Ok(self.crypt_other(j0, face_pays, ad, buf, decrypt))
+    }
+
+    /// [`Gcm::crypt`] with FACE, or on a backend without a whole-message kernel.
+    #[inline(never)]
+    fn crypt_other(&self, j0: u128, face_pays: bool, ad: &[u8], buf: &mut [u8], decrypt: bool) -> Block {
         let gcm = any_as_dyn!(&self.aes, GcmEngine);
         // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
-        // 32-bit counter), when FACE is on and the message is long enough for the table to pay
-        // for itself; shorter messages run plain CTR, which is then the faster.
+        // 32-bit counter).
         let ctr = Counter::Be32.advance(j0, 1);
-        let face_pays = self.face != FaceLevel::None && buf.len() / 16 >= face_pays_from_blocks(self.aes.kind());
         let mut table = face_pays.then(FaceTable::default);
         if let Some(t) = table.as_mut() {
             engine(&self.aes).build_table(self.face, ctr, t);
         }
-        // The AES-instruction backends: the whole message in one kernel, at every length.
-        if let Some(tag) = gcm.message(self.face, table.as_ref(), &self.ghash, j0, ad, buf, decrypt) {
-            return Ok(tag);
+        // The AES-instruction backends: the whole message in one kernel, from the table
+        // (`crypt` asked them already without one).
+        if table.is_some()
+            && let Some(tag) = gcm.message(self.face, table.as_ref(), &self.ghash, j0, ad, buf, decrypt)
+        {
+            return tag;
         }
         if ad.len() <= SHORT_AD {
             // Buffers sized to the message: zeroing the larger ones cost 16-byte messages 10%.
             if buf.len() <= 112 {
-                return Ok(self.crypt_short::<8, { 8 + SHORT_AD / 16 }>(j0, ad, buf, decrypt));
+                return self.crypt_short::<8, { 8 + SHORT_AD / 16 }>(j0, ad, buf, decrypt);
             }
             if buf.len() <= 240 {
-                return Ok(self.crypt_short::<16, { 16 + SHORT_AD / 16 }>(j0, ad, buf, decrypt));
+                return self.crypt_short::<16, { 16 + SHORT_AD / 16 }>(j0, ad, buf, decrypt);
             }
             if buf.len() <= SHORT_MESSAGE {
-                return Ok(self.crypt_short::<32, { 32 + SHORT_AD / 16 }>(j0, ad, buf, decrypt));
+                return self.crypt_short::<32, { 32 + SHORT_AD / 16 }>(j0, ad, buf, decrypt);
             }
         }
         let (blocks, tail) = buf.as_chunks_mut::<16>();
@@ -291,7 +310,7 @@ impl Gcm {
         let tag = masked_tag(g.acc, &pre[0]);
         crate::ct::wipe(pre.as_flattened_mut());
         crate::ct::wipe(last.as_flattened_mut());
-        Ok(tag)
+        tag
     }
 
     /// A short message in two kernel calls rather than five: the keystream and the tag's mask
