@@ -10,25 +10,47 @@
 use core::arch::x86_64::{__cpuid, __cpuid_count, CpuidResult};
 use core::sync::atomic::{AtomicU32, Ordering};
 
-/// The features aeslab asks about: name (as `is_x86_feature_detected!` spells it), CPUID leaf
-/// (1, or 7 sub-leaf 0), register, bit, and the register state the OS must save for it.
-const FEATURES: &[(&str, u32, Reg, u32, State)] = &[
-    ("sse2", 1, Reg::Edx, 26, State::None),
-    ("ssse3", 1, Reg::Ecx, 9, State::None),
-    ("sse4.1", 1, Reg::Ecx, 19, State::None),
-    ("aes", 1, Reg::Ecx, 25, State::None),
-    ("pclmulqdq", 1, Reg::Ecx, 1, State::None),
-    ("avx", 1, Reg::Ecx, 28, State::Ymm),
-    ("avx2", 7, Reg::Ebx, 5, State::Ymm),
-    ("bmi2", 7, Reg::Ebx, 8, State::None),
-    ("sha", 7, Reg::Ebx, 29, State::None),
-    ("gfni", 7, Reg::Ecx, 8, State::None),
-    ("vaes", 7, Reg::Ecx, 9, State::Ymm),
-    ("vpclmulqdq", 7, Reg::Ecx, 10, State::Ymm),
-    ("avx512f", 7, Reg::Ebx, 16, State::Zmm),
-    ("avx512bw", 7, Reg::Ebx, 30, State::Zmm),
-    ("avx512vl", 7, Reg::Ebx, 31, State::Zmm),
-];
+/// The features aeslab asks about, once, for everything that lists them (`$then` is called
+/// with the list): name (as `is_x86_feature_detected!` spells it), CPUID leaf (1, or 7
+/// sub-leaf 0), register, bit, and the register state the OS must save for it.
+macro_rules! with_features {
+    ($then:ident) => {
+        $then! {
+            "sse2" (1, Edx, 26, None),
+            "ssse3" (1, Ecx, 9, None),
+            "sse4.1" (1, Ecx, 19, None),
+            "aes" (1, Ecx, 25, None),
+            "pclmulqdq" (1, Ecx, 1, None),
+            "avx" (1, Ecx, 28, Ymm),
+            "avx2" (7, Ebx, 5, Ymm),
+            "bmi2" (7, Ebx, 8, None),
+            "sha" (7, Ebx, 29, None),
+            "gfni" (7, Ecx, 8, None),
+            "vaes" (7, Ecx, 9, Ymm),
+            "vpclmulqdq" (7, Ecx, 10, Ymm),
+            "avx512f" (7, Ebx, 16, Zmm),
+            "avx512bw" (7, Ebx, 30, Zmm),
+            "avx512vl" (7, Ebx, 31, Zmm),
+        }
+    };
+}
+
+/// `FEATURES`, the table detection walks, and `compiled_in`, which answers under Miri.
+macro_rules! feature_table {
+    ($($name:tt ($leaf:expr, $reg:ident, $bit:expr, $state:ident),)*) => {
+        const FEATURES: &[(&str, u32, Reg, u32, State)] = &[$(($name, $leaf, Reg::$reg, $bit, State::$state),)*];
+
+        /// Whether the build enables `feature` at compile time (`-C target-feature`).
+        fn compiled_in(feature: &str) -> bool {
+            match feature {
+                $($name => cfg!(target_feature = $name),)*
+                _ => false,
+            }
+        }
+    };
+}
+
+with_features!(feature_table);
 
 #[derive(Clone, Copy)]
 enum Reg {
@@ -122,42 +144,17 @@ pub(super) fn detected(feature: &str) -> bool {
     bits >> i & 1 == 1
 }
 
-/// Whether the build enables `feature` at compile time (`-C target-feature`).
-fn compiled_in(feature: &str) -> bool {
-    match feature {
-        "sse2" => cfg!(target_feature = "sse2"),
-        "ssse3" => cfg!(target_feature = "ssse3"),
-        "sse4.1" => cfg!(target_feature = "sse4.1"),
-        "aes" => cfg!(target_feature = "aes"),
-        "pclmulqdq" => cfg!(target_feature = "pclmulqdq"),
-        "avx" => cfg!(target_feature = "avx"),
-        "avx2" => cfg!(target_feature = "avx2"),
-        "bmi2" => cfg!(target_feature = "bmi2"),
-        "sha" => cfg!(target_feature = "sha"),
-        "gfni" => cfg!(target_feature = "gfni"),
-        "vaes" => cfg!(target_feature = "vaes"),
-        "vpclmulqdq" => cfg!(target_feature = "vpclmulqdq"),
-        "avx512f" => cfg!(target_feature = "avx512f"),
-        "avx512bw" => cfg!(target_feature = "avx512bw"),
-        "avx512vl" => cfg!(target_feature = "avx512vl"),
-        _ => false,
-    }
-}
-
 #[cfg(all(test, feature = "std"))]
 mod tests {
     /// The same answers as the standard library's detection, feature by feature.
     #[test]
     fn agrees_with_std() {
         macro_rules! check {
-            ($($f:tt),*) => {$(
+            ($($f:tt $_row:tt,)*) => {$(
                 assert_eq!(super::detected($f), std::arch::is_x86_feature_detected!($f), $f);
             )*};
         }
-        check!(
-            "sse2", "ssse3", "sse4.1", "aes", "pclmulqdq", "avx", "avx2", "bmi2", "sha", "gfni", "vaes",
-            "vpclmulqdq", "avx512f", "avx512bw", "avx512vl"
-        );
+        with_features!(check);
         assert!(!super::detected("no-such-feature"));
     }
 }
