@@ -472,8 +472,13 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
         // H = E_K(0^128) comes out of the key schedule (see `Backend::schedule_encrypting_zero`),
         // and the key object is one struct expression.
         let mut h = WipedBlock([0; 16]);
-        let aes = AnyAes::new_default_typed(key, Some(&mut h.0));
-        AesGcm { inner: Gcm { ghash: GhashKey::new(&h.0, ghash), aes, face: FaceLevel::FASTEST, tag_len: 16 }, _key: PhantomData }
+        let mut gcm = AnyAes::new_default_wrapped(key, Some(&mut h.0), |aes| AesGcm {
+            inner: Gcm { ghash: GhashKey::unkeyed(ghash), aes, face: FaceLevel::FASTEST, tag_len: 16 },
+            _key: PhantomData,
+        });
+        // The powers of H are made where they stay (see `GhashKey::unkeyed`).
+        gcm.inner.ghash.set_h(&h.0);
+        gcm
     }
 }
 

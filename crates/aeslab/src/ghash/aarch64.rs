@@ -95,16 +95,17 @@ impl Kernel for Update<'_> {
 }
 
 /// The powers of H the groups use, by PMULL.
-struct Powers {
+struct Powers<'a> {
     h1: u128,
+    out: &'a mut [Block; POWERS],
 }
 
-impl Kernel for Powers {
-    type Output = [Block; POWERS];
+impl Kernel for Powers<'_> {
+    type Output = ();
     #[inline(always)]
-    fn run(self) -> [Block; POWERS] {
+    fn run(self) {
         // SAFETY: entered under `NeonPmull`, whose token the GHASH key holds.
-        unsafe { fill_powers::<uint8x16_t>(self.h1) }
+        unsafe { fill_powers::<uint8x16_t>(self.h1, self.out) }
     }
 }
 
@@ -129,10 +130,10 @@ impl Carryless {
         t.enter(Update { powers, acc, blocks });
     }
 
-    /// The powers H^8 … H^1 in the last 8 slots, from H·x^-1 (`h1`), in stored
+    /// The powers H^8 … H^1 into the last 8 slots of `out`, from H·x^-1 (`h1`), in stored
     /// form.
-    pub(crate) fn powers(self, h1: u128) -> [Block; POWERS] {
+    pub(crate) fn fill_powers(self, h1: u128, out: &mut [Block; POWERS]) {
         let Carryless::Pmull(t) = self;
-        t.enter(Powers { h1 })
+        t.enter(Powers { h1, out })
     }
 }

@@ -228,10 +228,9 @@ unsafe fn mul_stored<V: ClmulReg>(a: V, b: V) -> V {
 /// the first `LANES` powers are made and put together in registers, and each register is
 /// stored whole.
 #[inline(always)]
-pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: u128) -> [Block; POWERS] {
+pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: u128, powers: &mut [Block; POWERS]) {
     unsafe {
         debug_assert!(V::LANES <= MAX_LANES);
-        let mut powers = [[0u8; 16]; POWERS];
         let n = GROUP * V::LANES;
         // H^k sits at `POWERS − k`: ascending memory holds descending powers.
         let top = POWERS;
@@ -264,7 +263,6 @@ pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: u128) -> [Block; POWERS] {
             }
             p *= 2;
         }
-        powers
     }
 }
 

@@ -141,7 +141,7 @@ impl Carryless {
     fn update(self, _powers: &[Block], _acc: &mut Block, _blocks: &[Block]) {
         match self {}
     }
-    fn powers(self, _h1: u128) -> [Block; POWERS] {
+    fn fill_powers(self, _h1: u128, _out: &mut [Block; POWERS]) {
         match self {}
     }
 }
@@ -179,23 +179,31 @@ impl Drop for GhashKey {
 }
 
 impl GhashKey {
-    /// The key for `h` on a GHASH this CPU has. Returned straight, not in an `Option` (the
-    /// check is [`GhashImpl::check`]'s), so that the caller's struct expression can take it in
-    /// place: the key is most of an AES-GCM key's bytes, and each `Option` or `Result` around
-    /// it may cost one more copy.
+    /// The key for `h` on a GHASH this CPU has.
     #[inline(always)]
     pub(crate) fn new(h: &Block, imp: Available) -> GhashKey {
-        let h = u128::from_be_bytes(*h);
-        GhashKey {
-            h,
-            // H^k at index POWERS − k, as many as the width's groups use (the rest stay zero
-            // and are never read), by the carry-less multiply itself.
-            powers: match imp.clmul {
-                Some(clmul) => clmul.powers(times_inverse_x(h)),
-                None => [[0u8; 16]; POWERS],
-            },
-            imp: imp.imp,
-            clmul: imp.clmul,
+        let mut key = GhashKey::unkeyed(imp);
+        key.set_h(h);
+        key
+    }
+
+    /// A key on a GHASH this CPU has, all zero until [`GhashKey::set_h`]. Not in an `Option`
+    /// (the check is [`GhashImpl::check`]'s): the caller's struct expression takes it in place,
+    /// and `set_h` then fills it there. The powers are most of an AES-GCM key's bytes; made in
+    /// a temporary and moved into the key object, they were copied twice, a quarter of the key
+    /// set-up.
+    #[inline(always)]
+    pub(crate) fn unkeyed(imp: Available) -> GhashKey {
+        GhashKey { h: 0, powers: [[0u8; 16]; POWERS], imp: imp.imp, clmul: imp.clmul }
+    }
+
+    /// Makes this the key for `h`, in place: H^k at index POWERS − k, as many as the width's
+    /// groups use (the rest stay zero and are never read), by the carry-less multiply itself.
+    #[inline(always)]
+    pub(crate) fn set_h(&mut self, h: &Block) {
+        self.h = u128::from_be_bytes(*h);
+        if let Some(clmul) = self.clmul {
+            clmul.fill_powers(times_inverse_x(self.h), &mut self.powers);
         }
     }
 

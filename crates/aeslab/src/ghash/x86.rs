@@ -107,17 +107,18 @@ impl<I: ClmulIsa> Kernel for Update<'_, I> {
 }
 
 /// The powers of H that `I`'s groups use, by its carry-less multiply.
-struct Powers<I> {
+struct Powers<'a, I> {
     h1: u128,
+    out: &'a mut [Block; POWERS],
     isa: core::marker::PhantomData<I>,
 }
 
-impl<I: ClmulIsa> Kernel for Powers<I> {
-    type Output = [Block; POWERS];
+impl<I: ClmulIsa> Kernel for Powers<'_, I> {
+    type Output = ();
     #[inline(always)]
-    fn run(self) -> [Block; POWERS] {
+    fn run(self) {
         // SAFETY: entered under `I`, whose token the GHASH key holds.
-        unsafe { fill_powers::<<I as BlockIsa>::Reg>(self.h1) }
+        unsafe { fill_powers::<<I as BlockIsa>::Reg>(self.h1, self.out) }
     }
 }
 
@@ -150,14 +151,14 @@ impl Carryless {
         }
     }
 
-    /// The powers H^n … H^1 this width uses (n = 8 × LANES) into the last n slots of `powers`,
-    /// from H·x^-1 (`h1`), all in stored form.
-    pub(crate) fn powers(self, h1: u128) -> [Block; POWERS] {
+    /// The powers H^n … H^1 this width uses (n = 8 × LANES) into the last n slots of `out`
+    /// (the slots before are left as they are), from H·x^-1 (`h1`), all in stored form.
+    pub(crate) fn fill_powers(self, h1: u128, out: &mut [Block; POWERS]) {
         use core::marker::PhantomData;
         match self {
-            Carryless::Xmm(t) => t.enter(Powers::<Pclmul> { h1, isa: PhantomData }),
-            Carryless::Ymm(t) => t.enter(Powers::<VpclmulYmm> { h1, isa: PhantomData }),
-            Carryless::Zmm(t) => t.enter(Powers::<VpclmulZmm> { h1, isa: PhantomData }),
+            Carryless::Xmm(t) => t.enter(Powers::<Pclmul> { h1, out, isa: PhantomData }),
+            Carryless::Ymm(t) => t.enter(Powers::<VpclmulYmm> { h1, out, isa: PhantomData }),
+            Carryless::Zmm(t) => t.enter(Powers::<VpclmulZmm> { h1, out, isa: PhantomData }),
         }
     }
 }

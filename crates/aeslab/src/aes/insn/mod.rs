@@ -304,28 +304,30 @@ impl<I: AesIsa> Kernel for FirstRounds<'_, I> {
 }
 
 /// The key schedule with the AES instructions: AESKEYGENASSIST where the ISA has it, else the
-/// word-wise schedule with its SubWord. The key length is checked before, so the kernel returns
-/// the schedule itself, which the compiler then writes straight into the key object: wrapped
-/// in a `Result`, or written through a reference, the schedule was copied again at each layer
-/// on its way up to `Aes::new` (more time than computing it).
+/// word-wise schedule with its SubWord, and the key object handed to `wrap` in the same call
+/// (see [`Backend::schedule_wrapped`]). The key length is checked before, so the kernel makes
+/// the schedule itself, which the compiler then writes straight into the caller's object:
+/// wrapped in a `Result`, written through a reference, or wrapped in the caller's enum after
+/// the call, it was copied again on its way up to `Aes::new` (more time than computing it).
 ///
 /// With `ZERO_BLOCK`, also the all-zero block's encryption into `zero_block` (AES-GCM's H). A
 /// const parameter, so that the kernel a plain key set-up enters is compiled without the
 /// block's rounds and branch (a runtime `Option` would be one kernel for both callers).
-struct Expand<'a, I, const ZERO_BLOCK: bool> {
+struct Expand<'a, I: AesIsa, T, W: FnOnce(AesInsn<I>) -> T, const ZERO_BLOCK: bool> {
     key: &'a [u8],
     zero_block: Option<&'a mut Block>,
-    isa: PhantomData<I>,
+    isa: I,
+    wrap: W,
 }
 
-impl<I: AesIsa, const ZERO_BLOCK: bool> Kernel for Expand<'_, I, ZERO_BLOCK> {
-    type Output = RoundKeys;
+impl<I: AesIsa, T, W: FnOnce(AesInsn<I>) -> T, const ZERO_BLOCK: bool> Kernel for Expand<'_, I, T, W, ZERO_BLOCK> {
+    type Output = T;
     #[inline(always)]
-    fn run(self) -> RoundKeys {
+    fn run(self) -> T {
         let mut zero_block = if ZERO_BLOCK { self.zero_block } else { None };
         // SAFETY: entered under `I` (AES instructions present).
         if let Some(enc) = unsafe { I::One::expand_key(self.key, zero_block.as_deref_mut()) } {
-            return enc;
+            return (self.wrap)(AesInsn { enc, isa: self.isa });
         }
         // `AesInsn::new` checked the length.
         let enc = key_schedule::expand_checked(self.key, InsnKeyOps::<I>(PhantomData));
@@ -333,7 +335,7 @@ impl<I: AesIsa, const ZERO_BLOCK: bool> Kernel for Expand<'_, I, ZERO_BLOCK> {
             *z = [0; 16];
             Crypt::<I, false> { keys: &enc, blocks: core::slice::from_mut(z), isa: PhantomData }.run();
         }
-        enc
+        (self.wrap)(AesInsn { enc, isa: self.isa })
     }
 }
 
@@ -418,12 +420,20 @@ impl<I: AesIsa> Backend for AesInsn<I> {
 
     #[inline]
     fn schedule(isa: I, key: &[u8]) -> Self {
-        AesInsn { enc: isa.enter(Expand::<I, false> { key, zero_block: None, isa: PhantomData }), isa }
+        Self::schedule_wrapped(isa, key, None, core::convert::identity)
     }
 
     #[inline]
     fn schedule_encrypting_zero(isa: I, key: &[u8], zero_block: &mut Block) -> Self {
-        AesInsn { enc: isa.enter(Expand::<I, true> { key, zero_block: Some(zero_block), isa: PhantomData }), isa }
+        Self::schedule_wrapped(isa, key, Some(zero_block), core::convert::identity)
+    }
+
+    #[inline]
+    fn schedule_wrapped<T, W: FnOnce(Self) -> T>(isa: I, key: &[u8], zero_block: Option<&mut Block>, wrap: W) -> T {
+        match zero_block {
+            Some(z) => isa.enter(Expand::<I, T, W, true> { key, zero_block: Some(z), isa, wrap }),
+            None => isa.enter(Expand::<I, T, W, false> { key, zero_block: None, isa, wrap }),
+        }
     }
 
     fn rounds(&self) -> usize {
