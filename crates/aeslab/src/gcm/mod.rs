@@ -470,7 +470,8 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
         // (Not through `Gcm::new`: unwrapping a `Result<Gcm, _>` moved the whole key once more.)
         let ghash = GhashImpl::fastest().check().expect("the fastest GHASH is available");
         // H = E_K(0^128) comes out of the key schedule (see `Backend::schedule_encrypting_zero`),
-        // and the key object is one struct expression.
+        // and the key object is built inside the schedule's call, where it is returned (see
+        // `Backend::schedule_wrapped`).
         let mut h = WipedBlock([0; 16]);
         let mut gcm = AnyAes::new_default_wrapped(key, Some(&mut h.0), |aes| AesGcm {
             inner: Gcm { ghash: GhashKey::unkeyed(ghash), aes, face: FaceLevel::FASTEST, tag_len: 16 },
