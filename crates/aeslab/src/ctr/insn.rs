@@ -316,11 +316,35 @@ unsafe fn face_slice<R: AesRound>(keys: &RoundKeys, after: usize, t: &[Block], c
 // One kernel per job, so that each gets an entry of its own (in one entry, the jobs' loops
 // compete for registers: plain CTR measured 30% slower on VAES-ymm when it shared one).
 
-/// Plain CTR over `data` from `ctr`.
+/// `dst[..src.len()] = src` for a partial block (`src.len() < 16`) in at most four moves of
+/// 8, 4, 2 and 1 bytes: a copy of a length the compiler cannot see would be a call to `memcpy`.
+/// The length is public.
+#[inline(always)]
+fn copy_partial(dst: &mut [u8], src: &[u8]) {
+    let (n, mut i) = (src.len(), 0);
+    debug_assert!(n < 16 && dst.len() >= n);
+    if n & 8 != 0 {
+        dst[i..i + 8].copy_from_slice(&src[i..i + 8]);
+        i += 8;
+    }
+    if n & 4 != 0 {
+        dst[i..i + 4].copy_from_slice(&src[i..i + 4]);
+        i += 4;
+    }
+    if n & 2 != 0 {
+        dst[i..i + 2].copy_from_slice(&src[i..i + 2]);
+        i += 2;
+    }
+    if n & 1 != 0 {
+        dst[i] = src[i];
+    }
+}
+
+/// Plain CTR over `data` (whole blocks, then possibly a partial one) from `ctr`.
 struct Plain<'a, I> {
     keys: &'a RoundKeys,
     ctr: u128,
-    data: &'a mut [Block],
+    data: &'a mut [u8],
     isa: PhantomData<I>,
 }
 
@@ -329,17 +353,33 @@ impl<I: AesIsa> Kernel for Plain<'_, I> {
     #[inline(always)]
     fn run(self) {
         // SAFETY: entered under `I`, whose token the backend holds (its one-block register
-        // runs the same instructions); `data` is exclusively borrowed for the run.
+        // runs the same instructions); `data` is exclusively borrowed for the run, and `last`
+        // is a local block.
         unsafe {
             let ctr = read_u128(&self.ctr);
-            if <I::Reg as Reg>::LANES > 1 && self.data.len() <= IN_FLIGHT {
+            let (blocks, tail) = self.data.as_chunks_mut::<16>();
+            if !tail.is_empty() {
+                // The partial last block runs through a whole block on the stack, in this same
+                // call (not a second call per message). It is made first, so that its rounds
+                // run beside the other blocks'. The low 32 bits do not wrap inside `data`, so
+                // its counter is a plain add.
+                let mut last = [0u8; 16];
+                copy_partial(&mut last, tail);
+                plain_xor::<I::One>(self.keys, ctr.wrapping_add(blocks.len() as u128), &mut last, 1);
+                copy_partial(tail, &last[..tail.len()]);
+                crate::ct::wipe(&mut last);
+            }
+            if blocks.is_empty() {
+                return;
+            }
+            if <I::Reg as Reg>::LANES > 1 && blocks.len() <= IN_FLIGHT {
                 // A short message: one block per xmm register, all in flight at once, and no
                 // masked load or store for an odd block (VPMASKMOV's store is slow on AMD
                 // cores, and a masked load waits for the stores before it): 16 bytes on
                 // vaes256 went from 96 to 88 cycles a call on Zen 3.
-                plain_slice::<I::One>(self.keys, ctr, self.data)
+                plain_slice::<I::One>(self.keys, ctr, blocks)
             } else {
-                plain_slice::<I::Reg>(self.keys, ctr, self.data)
+                plain_slice::<I::Reg>(self.keys, ctr, blocks)
             }
         }
     }
@@ -384,6 +424,10 @@ impl<I: AesIsa> Kernel for Table<'_, I> {
 
 impl<I: AesIsa> CtrEngine for AesInsn<I> {
     fn xor_plain(&self, ctr: u128, data: &mut [Block]) {
+        self.isa().enter(Plain::<I> { keys: self.enc_keys(), ctr, data: data.as_flattened_mut(), isa: PhantomData });
+    }
+
+    fn xor_plain_bytes(&self, ctr: u128, data: &mut [u8]) {
         self.isa().enter(Plain::<I> { keys: self.enc_keys(), ctr, data, isa: PhantomData });
     }
 

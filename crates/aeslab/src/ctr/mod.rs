@@ -193,6 +193,21 @@ pub(crate) fn blocks_to_wrap(ctr: u128) -> u64 {
 pub(crate) trait CtrEngine: Send + Sync {
     /// `data[i] ^= E(ctr + i)`.
     fn xor_plain(&self, ctr: u128, data: &mut [Block]);
+    /// [`CtrEngine::xor_plain`] on bytes: whole blocks, then a partial one if the length is
+    /// not a multiple of 16 (a stream's message in one call, tail included).
+    fn xor_plain_bytes(&self, ctr: u128, data: &mut [u8]) {
+        let (blocks, tail) = data.as_chunks_mut::<16>();
+        if !blocks.is_empty() {
+            self.xor_plain(ctr, blocks);
+        }
+        if !tail.is_empty() {
+            let mut last = [[0u8; 16]];
+            last[0][..tail.len()].copy_from_slice(tail);
+            self.xor_plain(ctr.wrapping_add(blocks.len() as u128), &mut last);
+            tail.copy_from_slice(&last[0][..tail.len()]);
+            crate::ct::wipe(&mut last[0]);
+        }
+    }
     /// Fills `table` for `level` (not `None`) and the counters that share bytes 0, 5 and 10
     /// with `ctr`.
     fn build_table(&self, level: FaceLevel, ctr: u128, table: &mut FaceTable);

@@ -19,9 +19,8 @@ use core::marker::PhantomData;
 
 use cipher::consts::U16;
 use cipher::inout::InOutBuf;
-use cipher::common::InnerUser;
 use cipher::{
-    InnerIvInit, IvSizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,
+    IvSizeUser, KeyIvInit, KeySizeUser, OverflowError, SeekNum, StreamCipher, StreamCipherError,
     StreamCipherSeek,
 };
 
@@ -201,20 +200,28 @@ impl DynCtr {
         self.pos = pos;
     }
 
-    /// The keystream over whole blocks from keystream block `block` on.
-    fn xor_blocks_at(&mut self, block: u128, data: &mut [Block]) {
+    /// The keystream over `data` from the start of keystream block `block` on (its last
+    /// block may be partial). Plain CTR, the usual case for a message, is one call to the
+    /// engine, tail included.
+    fn xor_bytes_at(&mut self, block: u128, data: &mut [u8]) {
         let ctr = self.counter_at(block);
-        if self.face != FaceLevel::None && data.len() >= 2 && self.face_pays(ctr, data.len()) {
+        let n = data.len().div_ceil(16);
+        if self.face != FaceLevel::None && n >= 2 && self.face_pays(ctr, n) {
             self.plain_run.1 = 0;
             #[cfg(feature = "alloc")]
             let table = self.table.get_or_insert_with(Box::default);
             // Nowhere to keep it: this call's table lives on the stack, wiped on drop.
             #[cfg(not(feature = "alloc"))]
             let table = &mut FaceTable::default();
-            xor_keystream(&self.key, self.counter, self.face, table, ctr, data);
+            let (blocks, tail) = data.as_chunks_mut::<16>();
+            xor_keystream(&self.key, self.counter, self.face, table, ctr, blocks);
+            if !tail.is_empty() {
+                let tail_ctr = self.counter.advance(ctr, blocks.len() as u128);
+                xor_plain_cut_bytes(engine(&self.key), self.counter, tail_ctr, tail);
+            }
         } else {
             // Plain CTR gives the same keystream without a table.
-            xor_plain_cut(engine(&self.key), self.counter, ctr, data);
+            xor_plain_cut_bytes(engine(&self.key), self.counter, ctr, data);
         }
     }
 
@@ -296,31 +303,21 @@ impl DynCtr {
     fn apply_unchecked(&mut self, buf: &mut [u8]) {
         let mut rest = buf;
         let offset = (self.pos % 16) as usize;
-        if offset != 0 {
+        if offset != 0 && !rest.is_empty() {
             // Finish the partly used block.
             let n = rest.len().min(16 - offset);
-            let mut ks = [[0u8; 16]];
-            self.xor_blocks_at(self.pos / 16, &mut ks);
-            for (b, k) in rest[..n].iter_mut().zip(&ks[0][offset..]) {
+            let mut ks = [0u8; 16];
+            self.xor_bytes_at(self.pos / 16, &mut ks);
+            for (b, k) in rest[..n].iter_mut().zip(&ks[offset..]) {
                 *b ^= k;
             }
-            crate::ct::wipe(&mut ks[0]);
+            crate::ct::wipe(&mut ks);
             self.pos += n as u128;
             rest = &mut rest[n..];
         }
-        let (blocks, tail) = rest.as_chunks_mut::<16>();
-        if !blocks.is_empty() {
-            self.xor_blocks_at(self.pos / 16, blocks);
-            self.pos += 16 * blocks.len() as u128;
-        }
-        if !tail.is_empty() {
-            let mut ks = [[0u8; 16]];
-            self.xor_blocks_at(self.pos / 16, &mut ks);
-            for (b, k) in tail.iter_mut().zip(ks[0]) {
-                *b ^= k;
-            }
-            crate::ct::wipe(&mut ks[0]);
-            self.pos += tail.len() as u128;
+        if !rest.is_empty() {
+            self.xor_bytes_at(self.pos / 16, rest);
+            self.pos += rest.len() as u128;
         }
     }
 
@@ -368,20 +365,26 @@ impl DynCtr {
 }
 
 /// Plain CTR over `data` from `ctr`, cut at every wrap of the low 32 bits.
-pub(crate) fn xor_plain_cut(engine: &dyn CtrEngine, counter: Counter, mut ctr: u128, data: &mut [Block]) {
+pub(crate) fn xor_plain_cut(engine: &dyn CtrEngine, counter: Counter, ctr: u128, data: &mut [Block]) {
+    xor_plain_cut_bytes(engine, counter, ctr, data.as_flattened_mut());
+}
+
+/// [`xor_plain_cut`] on bytes (the last block may be partial).
+pub(crate) fn xor_plain_cut_bytes(engine: &dyn CtrEngine, counter: Counter, mut ctr: u128, data: &mut [u8]) {
     let mut done = 0;
     while done < data.len() {
-        let n = (data.len() - done).min(usize::try_from(blocks_to_wrap(ctr)).unwrap_or(usize::MAX));
-        engine.xor_plain(ctr, &mut data[done..done + n]);
+        // At most 2^32 blocks, 2^36 bytes: fits a u64.
+        let n = (data.len() - done).min(usize::try_from(blocks_to_wrap(ctr) * 16).unwrap_or(usize::MAX));
+        engine.xor_plain_bytes(ctr, &mut data[done..done + n]);
         done += n;
-        ctr = counter.advance(ctr, n as u128);
+        ctr = counter.advance(ctr, n.div_ceil(16) as u128);
     }
 }
 
-/// AES-CTR with a `K`-byte key and counter mode `M`: RustCrypto `KeyIvInit + InnerIvInit +
-/// StreamCipher + StreamCipherSeek`. `new` uses the fastest constant-time backend at its
-/// fastest FACE level; [`AesCtr::with_options`] picks both, and `inner_iv_init` takes an
-/// already expanded [`Aes`].
+/// AES-CTR with a `K`-byte key and counter mode `M`: RustCrypto `KeyIvInit + StreamCipher +
+/// StreamCipherSeek`. `new` uses the fastest constant-time backend at its fastest FACE level;
+/// [`AesCtr::with_options`] picks both, and [`AesCtr::from_cipher`] takes an already expanded
+/// [`Aes`] (what RustCrypto's `ctr` does through `InnerIvInit`).
 #[derive(Clone, Debug)]
 pub struct AesCtr<K: AesKeySize, M: CounterMode> {
     inner: DynCtr,
@@ -405,6 +408,13 @@ impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
     /// With a chosen backend and FACE level; an error if this CPU lacks the backend.
     pub fn with_options(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>, backend: BackendKind, face: FaceLevel) -> Result<Self, Error> {
         Ok(AesCtr { inner: DynCtr::new(key, iv, backend, face, M::COUNTER)?, _marker: PhantomData })
+    }
+
+    /// A stream on an already expanded key (as RustCrypto's `ctr` does through `InnerIvInit`),
+    /// at the fastest FACE level.
+    pub fn from_cipher(cipher: Aes<K>, iv: &cipher::Iv<Self>) -> Self {
+        let iv: [u8; 16] = (*iv).into();
+        AesCtr { inner: DynCtr::from_key(cipher.into_any(), &iv, FaceLevel::FASTEST, M::COUNTER), _marker: PhantomData }
     }
 
     /// The stream behind it, with its run-time choices.
@@ -431,19 +441,23 @@ impl<K: AesKeySize, M: CounterMode> IvSizeUser for AesCtr<K, M> {
     type IvSize = U16;
 }
 
-impl<K: AesKeySize, M: CounterMode> InnerUser for AesCtr<K, M> {
-    type Inner = Aes<K>;
+impl<K: AesKeySize, M: CounterMode> KeySizeUser for AesCtr<K, M> {
+    type KeySize = K;
 }
 
-/// `KeyIvInit` comes with this (`cipher`'s blanket impl): `new(key, iv)` schedules the key on
-/// the default backend and starts the stream here.
-impl<K: AesKeySize, M: CounterMode> InnerIvInit for AesCtr<K, M> {
-    /// A stream on an already expanded key (as RustCrypto's `ctr` does), at the fastest FACE
-    /// level.
+/// Implemented directly rather than through `InnerIvInit` (whose blanket `KeyIvInit` schedules
+/// an [`Aes`] and then moves it into the stream): the key object is built inside the
+/// scheduling call, where the stream is returned. The move was a 264-byte `memcpy` between
+/// the schedule and the first block, its 32-byte loads waiting on the schedule's 16-byte
+/// stores.
+impl<K: AesKeySize, M: CounterMode> KeyIvInit for AesCtr<K, M> {
     #[inline]
-    fn inner_iv_init(inner: Aes<K>, iv: &cipher::Iv<Self>) -> Self {
+    fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
         let iv: [u8; 16] = (*iv).into();
-        AesCtr { inner: DynCtr::from_key(inner.into_any(), &iv, FaceLevel::FASTEST, M::COUNTER), _marker: PhantomData }
+        AnyAes::new_default_wrapped(key, None, |aes| AesCtr {
+            inner: DynCtr::from_key(aes, &iv, FaceLevel::FASTEST, M::COUNTER),
+            _marker: PhantomData,
+        })
     }
 }
 
