@@ -247,7 +247,12 @@ macro_rules! define_backends {
             /// [`AnyAes::new_default_typed`], handed to `wrap` inside the scheduling call, so
             /// that a key object holding it (AES-GCM's) is built where it is returned, not
             /// put together from a copy of it (see [`Backend::schedule_wrapped`]).
-            #[inline]
+            ///
+            /// Never inlined: as a call, every arm builds `T` straight in the caller's return
+            /// slot. Inlined into a caller, the arms' results met in one temporary that was
+            /// then copied to the caller's variable (264 bytes through `memcpy` for `Aes128`,
+            /// a quarter of its key set-up in criterion on Zen 3).
+            #[inline(never)]
             pub(crate) fn new_default_wrapped<T, W: FnOnce(AnyAes) -> T>(key: &[u8], zero_block: Option<&mut Block>, wrap: W) -> T {
                 match default_backend() {
                     $( $(#[$cfg])* BackendKind::$variant => {
@@ -321,22 +326,30 @@ pub(crate) fn refuse_variable_time(kind: BackendKind, scheme: &'static str, opt_
     }
 }
 
-/// The fastest constant-time backend this CPU can run (detected once).
+/// Its index in `BackendKind::ALL`, or `UNKNOWN_DEFAULT` before the first call to
+/// [`default_backend`]. An atomic byte rather than a `OnceLock`, which needs `std`: two threads
+/// that race both detect the same answer and store it.
+static DEFAULT: AtomicU8 = AtomicU8::new(UNKNOWN_DEFAULT);
+const UNKNOWN_DEFAULT: u8 = u8::MAX;
+
+/// The fastest constant-time backend this CPU can run (detected once; afterwards one load,
+/// inlined into every key set-up).
+#[inline]
 pub fn default_backend() -> BackendKind {
-    // Its index in `BackendKind::ALL`, or `UNKNOWN` before the first call. An atomic byte
-    // rather than a `OnceLock`, which needs `std`: two threads that race both detect the same
-    // answer and store it.
-    const UNKNOWN: u8 = u8::MAX;
-    static DEFAULT: AtomicU8 = AtomicU8::new(UNKNOWN);
     match DEFAULT.load(Ordering::Relaxed) {
-        UNKNOWN => {
-            let kind = PREFERENCE.iter().copied().find(|k| k.available()).expect("ct64 is always available");
-            let index = BackendKind::ALL.iter().position(|k| *k == kind).expect("every backend is in ALL");
-            DEFAULT.store(index as u8, Ordering::Relaxed);
-            kind
-        }
+        UNKNOWN_DEFAULT => detect_default_backend(),
         index => BackendKind::ALL[usize::from(index)],
     }
+}
+
+/// The first call's detection, out of line.
+#[cold]
+#[inline(never)]
+fn detect_default_backend() -> BackendKind {
+    let kind = PREFERENCE.iter().copied().find(|k| k.available()).expect("ct64 is always available");
+    let index = BackendKind::ALL.iter().position(|k| *k == kind).expect("every backend is in ALL");
+    DEFAULT.store(index as u8, Ordering::Relaxed);
+    kind
 }
 
 impl BackendKind {
