@@ -122,42 +122,28 @@ fn ctr(c: &mut Criterion) {
     }
 }
 
-/// Key set-up: each key object is made and dropped where it lives, and only a reference to it
-/// goes to `black_box`. (Passed by value, `black_box` timed a move of the object as well: a
-/// copy whose cost grows with its size, 264 bytes for aeslab's `Aes128`, 832 for its
-/// `Aes128Gcm`, and which waits on the stores that just made it.)
+/// Times `make` as key set-up: the key object is made and dropped where it lives, and only a
+/// reference to it goes to `black_box`. (Passed by value, `black_box` timed a move of the
+/// object as well: a copy whose cost grows with its size, 264 bytes for aeslab's `Aes128`, 832
+/// for its `Aes128Gcm`, and which waits on the stores that just made it.)
+fn in_place<T>(g: &mut BenchmarkGroup<'_, WallTime>, name: &str, make: impl Fn() -> T) {
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            let k = make();
+            black_box(&k);
+        })
+    });
+}
+
 fn key_setup(c: &mut Criterion) {
     let key = [0x2bu8; 16];
     let mut g = c.benchmark_group("key-setup-128");
-    g.bench_function("aeslab Aes128", |b| {
-        b.iter(|| {
-            let k = aeslab::Aes128::new(black_box(&key.into()));
-            black_box(&k);
-        })
-    });
-    g.bench_function("aes 0.9 Aes128", |b| {
-        b.iter(|| {
-            let k = aes09::Aes128::new(black_box(&key.into()));
-            black_box(&k);
-        })
-    });
-    g.bench_function("aeslab Aes128Gcm", |b| {
-        b.iter(|| {
-            let k = aeslab::gcm::Aes128Gcm::new(black_box(&key.into()));
-            black_box(&k);
-        })
-    });
-    g.bench_function("aes-gcm 0.11 Aes128Gcm", |b| {
-        b.iter(|| {
-            let k = aes_gcm011::Aes128Gcm::new(black_box(&key.into()));
-            black_box(&k);
-        })
-    });
-    g.bench_function("ring 0.17 AES_128_GCM", |b| {
-        b.iter(|| {
-            let k = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(&ring::aead::AES_128_GCM, black_box(&key)).unwrap());
-            black_box(&k);
-        })
+    in_place(&mut g, "aeslab Aes128", || aeslab::Aes128::new(black_box(&key.into())));
+    in_place(&mut g, "aes 0.9 Aes128", || aes09::Aes128::new(black_box(&key.into())));
+    in_place(&mut g, "aeslab Aes128Gcm", || aeslab::gcm::Aes128Gcm::new(black_box(&key.into())));
+    in_place(&mut g, "aes-gcm 0.11 Aes128Gcm", || aes_gcm011::Aes128Gcm::new(black_box(&key.into())));
+    in_place(&mut g, "ring 0.17 AES_128_GCM", || {
+        ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(&ring::aead::AES_128_GCM, black_box(&key)).unwrap())
     });
     g.finish();
 }
