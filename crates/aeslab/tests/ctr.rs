@@ -314,6 +314,48 @@ fn rustcrypto_stream_traits_and_seek() {
     assert!(FaceLevel::from_name("rd3").is_err());
 }
 
+/// `from_cipher` on an expanded key gives the stream `new` gives on the raw key: SP 800-38A
+/// F.5, then a long message (FACE pays on it) from counters just before a 32-bit and a 64-bit
+/// carry (a 16-bit one for the 32-bit counter), against the reference and against `new`.
+#[test]
+fn from_cipher_is_new_on_an_expanded_key() {
+    use aeslab::aes::{Aes128, Aes256};
+    use cipher::KeyInit;
+    let iv: cipher::Iv<Aes128Ctr> = h(F5_IV).as_slice().try_into().unwrap();
+    let mut buf = h(F5_PT);
+    Aes128Ctr::from_cipher(Aes128::new_from_slice(&h(F5[0].0)).unwrap(), &iv).apply_keystream(&mut buf);
+    assert_eq!(hex::encode(&buf), F5[0].1);
+    let mut buf = h(F5_PT);
+    Aes256Ctr::from_cipher(Aes256::new_from_slice(&h(F5[2].0)).unwrap(), &iv).apply_keystream(&mut buf);
+    assert_eq!(hex::encode(&buf), F5[2].1);
+
+    let mut rng = StdRng::seed_from_u64(0x0f_c1_9e);
+    let mut msg = vec![0u8; 9000 + 7];
+    rng.fill(&mut msg[..]);
+    for carry_byte in [12usize, 8] {
+        let key: [u8; 16] = rng.random();
+        let mut iv = [0u8; 16];
+        rng.fill(&mut iv[..carry_byte]);
+        iv[carry_byte..].fill(0xff);
+        iv[15] = 0xf0;
+        let iv = cipher::Iv::<Aes128Ctr>::from(iv);
+        let (mut via_cipher, mut via_new) = (msg.clone(), msg.clone());
+        Aes128Ctr::from_cipher(Aes128::new(&key.into()), &iv).apply_keystream(&mut via_cipher);
+        Aes128Ctr::new(&key.into(), &iv).apply_keystream(&mut via_new);
+        assert_eq!(via_cipher, reference_ctr128(&key, &iv, &msg), "carry at byte {carry_byte}");
+        assert_eq!(via_cipher, via_new);
+
+        // The 32-bit counter ends at 2^32 − 1 instead of carrying: cross its 16-bit carry.
+        let mut iv = iv;
+        iv[12..].copy_from_slice(&[0, 0, 0xff, 0xf0]);
+        let (mut via_cipher, mut via_new) = (msg.clone(), msg.clone());
+        Aes128Ctr32::from_cipher(Aes128::new(&key.into()), &iv).apply_keystream(&mut via_cipher);
+        Aes128Ctr32::new(&key.into(), &iv).apply_keystream(&mut via_new);
+        assert_eq!(via_cipher, reference_ctr32(&key, &iv, &msg));
+        assert_eq!(via_cipher, via_new);
+    }
+}
+
 #[test]
 fn threaded_keystream_equals_single_threaded() {
     let key = [7u8; 16];

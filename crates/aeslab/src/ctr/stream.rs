@@ -413,8 +413,14 @@ impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
     /// A stream on an already expanded key (as RustCrypto's `ctr` does through `InnerIvInit`),
     /// at the fastest FACE level.
     pub fn from_cipher(cipher: Aes<K>, iv: &cipher::Iv<Self>) -> Self {
-        let iv: [u8; 16] = (*iv).into();
-        AesCtr { inner: DynCtr::from_key(cipher.into_any(), &iv, FaceLevel::FASTEST, M::COUNTER), _marker: PhantomData }
+        Self::on_key(cipher.into_any(), &(*iv).into())
+    }
+
+    /// The stream `new` and `from_cipher` make: `aes` at the fastest FACE level. Inlined, so
+    /// that `new`'s stream is built where the scheduling call returns it.
+    #[inline(always)]
+    fn on_key(aes: AnyAes, iv: &[u8; 16]) -> Self {
+        AesCtr { inner: DynCtr::from_key(aes, iv, FaceLevel::FASTEST, M::COUNTER), _marker: PhantomData }
     }
 
     /// The stream behind it, with its run-time choices.
@@ -454,10 +460,7 @@ impl<K: AesKeySize, M: CounterMode> KeyIvInit for AesCtr<K, M> {
     #[inline]
     fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
         let iv: [u8; 16] = (*iv).into();
-        AnyAes::new_default_wrapped(key, None, |aes| AesCtr {
-            inner: DynCtr::from_key(aes, &iv, FaceLevel::FASTEST, M::COUNTER),
-            _marker: PhantomData,
-        })
+        AnyAes::new_default_wrapped(key, None, |aes| Self::on_key(aes, &iv))
     }
 }
 
