@@ -5,7 +5,7 @@
 mod common;
 
 use aeslab::aes::BackendKind;
-use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, Counter, DynCtr, FaceLevel, face_pays_from_blocks};
+use aeslab::ctr::{Aes128Ctr, Aes128Ctr32, Aes256Ctr, Counter, DynCtr, FaceLevel, face_min_call_blocks, face_pays_from_blocks};
 use cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
 #[cfg(not(target_arch = "x86"))]
 use openssl::symm::{Cipher, encrypt};
@@ -262,17 +262,35 @@ fn face_table_is_built_once_it_pays() {
         assert!(!c.uses_face());
         assert_eq!(msg.to_vec(), reference_ctr128(&key, &iv, &[0u8; 64]));
     }
-    // One stream in 64-byte calls: plain until `pays` blocks, FACE from then on.
+    // One stream in calls of the fewest blocks FACE runs: plain until `pays` blocks, FACE
+    // from then on.
     let iv = [0x42u8; 16];
     let total = 64 * 1024;
     let expect = reference_ctr128(&key, &iv, &vec![0u8; total]);
+    let call = face_min_call_blocks(kind);
     let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
     let mut buf = vec![0u8; total];
-    for (i, chunk) in buf.chunks_mut(64).enumerate() {
+    for (i, chunk) in buf.chunks_mut(16 * call).enumerate() {
         c.apply_keystream(chunk);
-        assert_eq!(c.uses_face(), (i + 1) * 4 >= pays, "after {} blocks", (i + 1) * 4);
+        assert_eq!(c.uses_face(), (i + 1) * call >= pays, "after {} blocks", (i + 1) * call);
     }
     assert!(buf == expect);
+    // In calls one block shorter: never, as plain CTR is faster on them even with a table.
+    let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+    let mut buf = vec![0u8; total];
+    for chunk in buf.chunks_mut(16 * (call - 1)) {
+        c.apply_keystream(chunk);
+    }
+    assert!(!c.uses_face());
+    assert!(buf == expect);
+    // Nor once the table is built: the stream's calls that short run plain.
+    let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
+    c.precompute();
+    let mut buf = vec![0u8; 16 * call];
+    c.apply_keystream(&mut buf[..16 * (call - 1)]);
+    assert!(c.uses_face(), "the kept table still holds the counter");
+    c.apply_keystream(&mut buf[16 * (call - 1)..]);
+    assert!(buf == expect[..buf.len()]);
     // One long call: at once.
     let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
     let mut buf = vec![0u8; 16 * pays];

@@ -180,6 +180,32 @@ pub fn face_pays_from_blocks(backend: BackendKind) -> usize {
     FACE_PAYS_FROM_BLOCKS
 }
 
+/// The fewest blocks one call runs through FACE's table, even when the table is ready: below
+/// it the run's fixed part (the segment constants, computed per call) costs more than the
+/// rounds it saves, and plain CTR is faster. Shorter calls neither use the table nor count
+/// towards building one.
+///
+/// Measured on Zen 3 (2026-11-25), AES-128, one stream with its table built, per call: rd2p
+/// broke even with plain CTR at 512 bytes on VAES (32 blocks) and 256 bytes on AES-NI (16);
+/// at 64 bytes it was 25–32% slower on both. On `bitslice-avx2` and `ct64` it broke even near
+/// 1 KiB (64 blocks), noisier. ARMv8 is taken to be like AES-NI (not measured).
+pub fn face_min_call_blocks(backend: BackendKind) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if matches!(backend, BackendKind::Vaes256 | BackendKind::Vaes512) {
+        return 32;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend == BackendKind::Aesni {
+        return 16;
+    }
+    #[cfg(target_arch = "aarch64")]
+    if backend == BackendKind::Armv8 {
+        return 16;
+    }
+    let _ = backend;
+    64
+}
+
 /// Blocks from `ctr` up to the next wrap of its low 32 bits: the longest piece a kernel takes.
 pub(crate) fn blocks_to_wrap(ctr: u128) -> u64 {
     (1u64 << 32) - u64::from(ctr as u32)

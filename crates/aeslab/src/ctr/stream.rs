@@ -24,7 +24,7 @@ use cipher::{
     StreamCipherSeek,
 };
 
-use super::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine, face_pays_from_blocks, table_key};
+use super::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine, face_min_call_blocks, face_pays_from_blocks, table_key};
 use crate::aes::{Aes, AesKeySize, AnyAes, BackendKind};
 use crate::{Block, Error};
 
@@ -101,7 +101,8 @@ pub struct DynCtr {
     table: KeptTable,
     /// Blocks run plain CTR, with FACE asked for, since the table last served, and the
     /// counter bytes 0, 5, 10 they shared (a table is only good for one such triple): once
-    /// they reach [`face_pays_from_blocks`] the table is built.
+    /// they reach [`face_pays_from_blocks`] the table is built. Calls shorter than
+    /// [`face_min_call_blocks`] do not count: they run plain even with a table.
     plain_run: ([u8; 3], u64),
 }
 
@@ -203,10 +204,27 @@ impl DynCtr {
     /// The keystream over `data` from the start of keystream block `block` on (its last
     /// block may be partial). Plain CTR, the usual case for a message, is one call to the
     /// engine, tail included.
+    #[inline]
     fn xor_bytes_at(&mut self, block: u128, data: &mut [u8]) {
         let ctr = self.counter_at(block);
         let n = data.len().div_ceil(16);
-        if self.face != FaceLevel::None && n >= 2 && self.face_pays(ctr, n) {
+        // A call too short for FACE whose counter's low 32 bits do not wrap inside it (the
+        // usual message) goes straight to the engine. The rest (FACE's bookkeeping, the cut at
+        // a wrap) runs out of line, where its stack frame and registers are not paid here:
+        // inline, they made a 16-byte call 17 ns instead of 12 (Zen 3).
+        let face = self.face != FaceLevel::None && n >= face_min_call_blocks(self.key.kind());
+        if !face && n as u64 <= blocks_to_wrap(ctr) {
+            engine(&self.key).xor_plain_bytes(ctr, data);
+        } else {
+            self.xor_blocks_at(ctr, face, data);
+        }
+    }
+
+    /// [`Self::xor_bytes_at`] from counter `ctr`, with FACE if `face` and it pays.
+    #[inline(never)]
+    fn xor_blocks_at(&mut self, ctr: u128, face: bool, data: &mut [u8]) {
+        let n = data.len().div_ceil(16);
+        if face && self.face_pays(ctr, n) {
             self.plain_run.1 = 0;
             #[cfg(feature = "alloc")]
             let table = self.table.get_or_insert_with(Box::default);
@@ -225,9 +243,10 @@ impl DynCtr {
         }
     }
 
-    /// Whether to run `n` blocks from `ctr` with FACE: when the table is ready for them, or
-    /// when the blocks run plain under the same counter bytes 0, 5, 10, these included, reach
-    /// [`face_pays_from_blocks`]. (Short messages under fresh nonces never build a table.)
+    /// Whether to run `n` blocks (at least [`face_min_call_blocks`]) from `ctr` with FACE:
+    /// when the table is ready for them, or when the blocks run plain under the same counter
+    /// bytes 0, 5, 10, these included, reach [`face_pays_from_blocks`]. (Short messages under
+    /// fresh nonces never build a table.)
     /// Without `alloc`, when this call alone reaches it: a table is not kept across calls.
     fn face_pays(&mut self, ctr: u128, n: usize) -> bool {
         if cfg!(not(feature = "alloc")) {
