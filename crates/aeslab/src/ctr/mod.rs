@@ -164,20 +164,26 @@ pub const FACE_PAYS_FROM_BLOCKS: usize = 512;
 /// A stream runs plain CTR until it has run this many blocks under one table (or is asked for
 /// this many in one call), and GCM builds a message's table only for messages this long.
 pub fn face_pays_from_blocks(backend: BackendKind) -> usize {
+    by_family(backend, 1280, 896, FACE_PAYS_FROM_BLOCKS)
+}
+
+/// `vaes` on the VAES backends, `insn` on AES-NI and ARMv8, `other` on the rest: FACE's
+/// thresholds, measured per family.
+fn by_family(backend: BackendKind, vaes: usize, insn: usize, other: usize) -> usize {
     #[cfg(target_arch = "x86_64")]
     if matches!(backend, BackendKind::Vaes256 | BackendKind::Vaes512) {
-        return 1280;
+        return vaes;
     }
     #[cfg(target_arch = "x86_64")]
     if backend == BackendKind::Aesni {
-        return 896;
+        return insn;
     }
     #[cfg(target_arch = "aarch64")]
     if backend == BackendKind::Armv8 {
-        return 896;
+        return insn;
     }
-    let _ = backend;
-    FACE_PAYS_FROM_BLOCKS
+    let _ = (backend, vaes, insn);
+    other
 }
 
 /// The fewest blocks one call runs through FACE's table, even when the table is ready: below
@@ -190,20 +196,7 @@ pub fn face_pays_from_blocks(backend: BackendKind) -> usize {
 /// at 64 bytes it was 25–32% slower on both. On `bitslice-avx2` and `ct64` it broke even near
 /// 1 KiB (64 blocks), noisier. ARMv8 is taken to be like AES-NI (not measured).
 pub fn face_min_call_blocks(backend: BackendKind) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if matches!(backend, BackendKind::Vaes256 | BackendKind::Vaes512) {
-        return 32;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if backend == BackendKind::Aesni {
-        return 16;
-    }
-    #[cfg(target_arch = "aarch64")]
-    if backend == BackendKind::Armv8 {
-        return 16;
-    }
-    let _ = backend;
-    64
+    by_family(backend, 32, 16, 64)
 }
 
 /// Blocks from `ctr` up to the next wrap of its low 32 bits: the longest piece a kernel takes.
