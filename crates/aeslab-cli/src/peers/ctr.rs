@@ -91,13 +91,18 @@ pub const CTR_PEERS: &[PeerKind] = &[
 ];
 
 /// `C` keyed where it stays (see [`PeerKind::setup`]), through `cipher` 0.5's `KeyIvInit`.
+/// The lengths are checked before `new`, which returns the context itself: unwrapping
+/// `new_from_slices`' `Result` could move it once more.
 fn in_place<C: KeyIvInit>(key: &[u8], iv: &[u8; 16]) {
-    black_box(&C::new_from_slices(key, iv).expect("key and IV sizes"));
+    let key = cipher::Key::<C>::try_from(key).expect("the key size the peer was chosen for");
+    let iv = cipher::Iv::<C>::try_from(&iv[..]).expect("a 16-byte IV");
+    black_box(&C::new(&key, &iv));
 }
 
 /// [`in_place`] through `cipher` 0.4's `KeyIvInit` (ctr 0.9).
 fn in_place04<C: KeyIvInit04>(key: &[u8], iv: &[u8; 16]) {
-    black_box(&C::new_from_slices(key, iv).expect("key and IV sizes"));
+    use ctr09::cipher::generic_array::GenericArray;
+    black_box(&C::new(GenericArray::from_slice(key), GenericArray::from_slice(iv)));
 }
 
 /// The per-message rows' backend labels.
