@@ -283,7 +283,7 @@ fn face_table_is_built_once_it_pays() {
     }
     assert!(!c.uses_face());
     assert!(buf == expect);
-    // Nor once the table is built: the stream's calls that short run plain.
+    // Once the table is built, a call that short (run plain) still gives the right keystream.
     let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
     c.precompute();
     let mut buf = vec![0u8; 16 * call];

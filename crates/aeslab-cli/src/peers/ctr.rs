@@ -52,11 +52,7 @@ pub const CTR_PEERS: &[PeerKind] = &[
         implementation: "rustcrypto",
         backend: "aes 0.9 + ctr 0.10",
         make: |k, iv| rustcrypto_current(k, iv),
-        setup: |k, iv| match k.len() {
-            16 => in_place::<ctr010::Ctr128BE<aes09::Aes128>>(k, iv),
-            24 => in_place::<ctr010::Ctr128BE<aes09::Aes192>>(k, iv),
-            _ => in_place::<ctr010::Ctr128BE<aes09::Aes256>>(k, iv),
-        },
+        setup: rustcrypto_current_setup,
     },
     PeerKind {
         implementation: "rustcrypto",
@@ -82,13 +78,19 @@ pub const CTR_PEERS: &[PeerKind] = &[
         implementation: "rustcrypto",
         backend: PER_MESSAGE_RUSTCRYPTO,
         make: |k, iv| per_message_rustcrypto(k, iv),
-        setup: |k, iv| match k.len() {
-            16 => in_place::<ctr010::Ctr128BE<aes09::Aes128>>(k, iv),
-            24 => in_place::<ctr010::Ctr128BE<aes09::Aes192>>(k, iv),
-            _ => in_place::<ctr010::Ctr128BE<aes09::Aes256>>(k, iv),
-        },
+        setup: rustcrypto_current_setup,
     },
 ];
+
+/// ctr 0.10 + aes 0.9 keyed in place, for the key length of `key` (its streaming row and its
+/// per-message row are keyed alike).
+fn rustcrypto_current_setup(key: &[u8], iv: &[u8; 16]) {
+    match key.len() {
+        16 => in_place::<ctr010::Ctr128BE<aes09::Aes128>>(key, iv),
+        24 => in_place::<ctr010::Ctr128BE<aes09::Aes192>>(key, iv),
+        _ => in_place::<ctr010::Ctr128BE<aes09::Aes256>>(key, iv),
+    }
+}
 
 /// `C` keyed where it stays (see [`PeerKind::setup`]), through `cipher` 0.5's `KeyIvInit`.
 /// The lengths are checked before `new`, which returns the context itself: unwrapping
