@@ -326,7 +326,7 @@ impl<I: AesIsa, T, W: FnOnce(AesInsn<I>) -> T, const ZERO_BLOCK: bool> Kernel fo
     fn run(self) -> T {
         let mut zero_block = if ZERO_BLOCK { self.zero_block } else { None };
         // SAFETY: entered under `I` (AES instructions present).
-        if let Some(enc) = unsafe { I::One::expand_key(self.key, zero_block.as_deref_mut()) } {
+        if let Some(enc) = unsafe { I::Reg::expand_key(self.key, zero_block.as_deref_mut()) } {
             return (self.wrap)(AesInsn { enc, isa: self.isa });
         }
         // `AesInsn::new` checked the length.
