@@ -133,8 +133,10 @@ impl<K: AesKeySize> KeyInit for Aes<K> {
     #[inline]
     fn new(key: &Key<Self>) -> Self {
         // The default backend is available by construction and the key length is fixed by
-        // the type, so scheduling cannot fail.
-        Aes { inner: AnyAes::new_default_typed(key, None), _key: PhantomData }
+        // the type, so scheduling cannot fail. The `Aes` is made inside the scheduling call, in
+        // the caller's variable: wrapped around the `AnyAes` it returned, it was a 264-byte
+        // `memcpy` in a user's crate (where `new` inlines into the caller).
+        AnyAes::new_default_wrapped(key, None, |inner, _| Aes { inner, _key: PhantomData })
     }
 }
 

@@ -85,13 +85,21 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
         }
     }
     /// [`Backend::schedule_with`], the key object handed to `wrap` (an [`AnyAes`] variant)
-    /// inside the scheduling call: the schedule is then stored once, where the caller's
-    /// `AnyAes` lives. (Returned by value and wrapped after, it was made in a temporary and
-    /// copied, 256 bytes through `memcpy`, whose wide loads wait on the schedule's 16-byte
-    /// stores: a fifth of a 16-byte message's key set-up and keystream.)
+    /// inside the scheduling call, with the encrypted zero block when one was asked for: the
+    /// schedule is then stored once, where the caller's `AnyAes` lives, and a key object made
+    /// from both (AES-GCM's: the round keys and the powers of H) is one expression, built in
+    /// place. (Returned by value and wrapped after, it was made in a temporary and copied, 256
+    /// bytes through `memcpy`, whose wide loads wait on the schedule's 16-byte stores: a fifth
+    /// of a 16-byte message's key set-up and keystream.)
     #[inline]
-    fn schedule_wrapped<T, W: FnOnce(Self) -> T>(ready: Self::Ready, key: &[u8], zero_block: Option<&mut Block>, wrap: W) -> T {
-        wrap(Self::schedule_with(ready, key, zero_block))
+    fn schedule_wrapped<T, W: FnOnce(Self, Option<&Block>) -> T>(ready: Self::Ready, key: &[u8], zero_block: Option<&mut Block>, wrap: W) -> T {
+        match zero_block {
+            Some(z) => {
+                let keyed = Self::schedule_encrypting_zero(ready, key, z);
+                wrap(keyed, Some(z))
+            }
+            None => wrap(Self::schedule(ready, key), None),
+        }
     }
     /// Schedules `key`. Fails on a bad key length or when the CPU lacks the backend.
     #[inline]
@@ -226,38 +234,33 @@ macro_rules! define_backends {
                 Ok(match kind {
                     $( $(#[$cfg])* BackendKind::$variant => {
                         let ready = <$ty as Backend>::ready(key.len())?;
-                        <$ty as Backend>::schedule_wrapped(ready, key, zero_block, AnyAes::$variant)
+                        <$ty as Backend>::schedule_wrapped(ready, key, zero_block, |b, _| AnyAes::$variant(b))
                     } )*
                 })
             }
 
             /// Schedules `key` for the [`default_backend`], with no `Result` around the key
-            /// object (see [`Backend::schedule`]).
+            /// object (see [`Backend::schedule`]), and hands it to `wrap` inside the scheduling
+            /// call, so that a key object holding it (`Aes`, `AesCtr`, `AesGcm`) is built where it
+            /// is returned, not put together from a copy of it (see
+            /// [`Backend::schedule_wrapped`]).
             ///
             /// # Panics
             /// On a key length other than 16, 24 or 32 bytes (callers pass a typed key).
             ///
             /// With `zero_block`, the all-zero block encrypted under the key goes there (see
             /// [`Backend::schedule_encrypting_zero`]).
-            #[inline]
-            pub(crate) fn new_default_typed(key: &[u8], zero_block: Option<&mut Block>) -> Self {
-                AnyAes::new_default_wrapped(key, zero_block, core::convert::identity)
-            }
-
-            /// [`AnyAes::new_default_typed`], handed to `wrap` inside the scheduling call, so
-            /// that a key object holding it (AES-GCM's) is built where it is returned, not
-            /// put together from a copy of it (see [`Backend::schedule_wrapped`]).
             ///
             /// Never inlined: as a call, every arm builds `T` straight in the caller's return
             /// slot. Inlined into a caller, the arms' results met in one temporary that was
             /// then copied to the caller's variable (264 bytes through `memcpy` for `Aes128`,
             /// a quarter of its key set-up in criterion on Zen 3).
             #[inline(never)]
-            pub(crate) fn new_default_wrapped<T, W: FnOnce(AnyAes) -> T>(key: &[u8], zero_block: Option<&mut Block>, wrap: W) -> T {
+            pub(crate) fn new_default_wrapped<T, W: FnOnce(AnyAes, Option<&Block>) -> T>(key: &[u8], zero_block: Option<&mut Block>, wrap: W) -> T {
                 match default_backend() {
                     $( $(#[$cfg])* BackendKind::$variant => {
                         let ready = <$ty as Backend>::ready(key.len()).expect("the default backend runs here; the key type fixes its length");
-                        <$ty as Backend>::schedule_wrapped(ready, key, zero_block, |b| wrap(AnyAes::$variant(b)))
+                        <$ty as Backend>::schedule_wrapped(ready, key, zero_block, |b, z| wrap(AnyAes::$variant(b), z))
                     } )*
                 }
             }

@@ -494,7 +494,7 @@ impl<K: AesKeySize, M: CounterMode> KeyIvInit for AesCtr<K, M> {
     #[inline]
     fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
         let iv: [u8; 16] = (*iv).into();
-        AnyAes::new_default_wrapped(key, None, |aes| Self::on_key(aes, &iv))
+        AnyAes::new_default_wrapped(key, None, |aes, _| Self::on_key(aes, &iv))
     }
 }
 

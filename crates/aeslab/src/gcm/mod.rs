@@ -472,14 +472,19 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
         // H = E_K(0^128) comes out of the key schedule (see `Backend::schedule_encrypting_zero`),
         // and the key object is built inside the schedule's call, where it is returned (see
         // `Backend::schedule_wrapped`).
+        // `h` is `Some` whenever the schedule is asked for the zero block. The fallback is never
+        // taken; it keeps the expression free of a panic, whose unwinding (dropping `aes` on
+        // the way) made the compiler build the key object in a temporary and copy it.
         let mut h = WipedBlock([0; 16]);
-        let mut gcm = AnyAes::new_default_wrapped(key, Some(&mut h.0), |aes| AesGcm {
-            inner: Gcm { ghash: GhashKey::unkeyed(ghash), aes, face: FaceLevel::FASTEST, tag_len: 16 },
+        AnyAes::new_default_wrapped(key, Some(&mut h.0), |aes, h| AesGcm {
+            inner: Gcm {
+                ghash: GhashKey::new(h.unwrap_or(&[0; 16]), ghash),
+                aes,
+                face: FaceLevel::FASTEST,
+                tag_len: 16,
+            },
             _key: PhantomData,
-        });
-        // The powers of H are made where they stay (see `GhashKey::unkeyed`).
-        gcm.inner.ghash.set_h(&h.0);
-        gcm
+        })
     }
 }
 

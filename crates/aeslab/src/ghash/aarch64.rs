@@ -95,17 +95,18 @@ impl Kernel for Update<'_> {
 }
 
 /// The powers of H the groups use, by PMULL.
-struct Powers<'a> {
+struct Powers {
     h1: u128,
-    out: &'a mut [Block; POWERS],
 }
 
-impl Kernel for Powers<'_> {
-    type Output = ();
+impl Kernel for Powers {
+    type Output = [Block; POWERS];
     #[inline(always)]
-    fn run(self) {
+    fn run(self) -> [Block; POWERS] {
+        let mut out = [[0u8; 16]; POWERS];
         // SAFETY: entered under `NeonPmull`, whose token the GHASH key holds.
-        unsafe { fill_powers::<uint8x16_t>(self.h1, self.out) }
+        unsafe { fill_powers::<uint8x16_t>(self.h1, &mut out) };
+        out
     }
 }
 
@@ -130,10 +131,10 @@ impl Carryless {
         t.enter(Update { powers, acc, blocks });
     }
 
-    /// The powers H^8 … H^1 into the last 8 slots of `out`, from H·x^-1 (`h1`), in stored
-    /// form.
-    pub(crate) fn fill_powers(self, h1: u128, out: &mut [Block; POWERS]) {
+    /// The powers H^8 … H^1 in the last 8 slots (the others zero), from H·x^-1 (`h1`), in
+    /// stored form.
+    pub(crate) fn powers(self, h1: u128) -> [Block; POWERS] {
         let Carryless::Pmull(t) = self;
-        t.enter(Powers { h1, out })
+        t.enter_in_place(Powers { h1 })
     }
 }

@@ -121,6 +121,24 @@ pub(crate) struct Available {
     clmul: Option<Carryless>,
 }
 
+/// The powers of H that `clmul` uses (none without one), from H·x^-1 (`h1`), by value.
+///
+/// Never inlined, and each arm is the array itself (a kernel's result), with nothing around
+/// it: as a call, each arm then writes straight into the caller's field (the return slot);
+/// inlined, or wrapped, the arms' results met in one temporary that was then copied. And
+/// `extern "C"`, which cannot unwind (a panic inside would abort; there is none): a call that
+/// may unwind must leave its caller's object unwritten, so the compiler made the powers in a
+/// temporary and copied them (512 bytes through `memcpy`, a tenth of `Aes128Gcm::new` on
+/// Zen 3; gone with `panic = "abort"`).
+#[inline(never)]
+#[allow(improper_ctypes_definitions)] // Called from Rust only: the ABI is for `nounwind`.
+extern "C" fn powers(clmul: Option<Carryless>, h1: u128) -> [Block; POWERS] {
+    match clmul {
+        Some(clmul) => clmul.powers(h1),
+        None => [[0u8; 16]; POWERS],
+    }
+}
+
 /// The carry-less token for `imp`, where this architecture and CPU have one.
 fn carryless(imp: GhashImpl) -> Option<Carryless> {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -141,7 +159,7 @@ impl Carryless {
     fn update(self, _powers: &[Block], _acc: &mut Block, _blocks: &[Block]) {
         match self {}
     }
-    fn fill_powers(self, _h1: u128, _out: &mut [Block; POWERS]) {
+    fn powers(self, _h1: u128) -> [Block; POWERS] {
         match self {}
     }
 }
@@ -179,31 +197,24 @@ impl Drop for GhashKey {
 }
 
 impl GhashKey {
-    /// The key for `h` on a GHASH this CPU has.
+    /// The key for `h` on a GHASH this CPU has (not in an `Option`: the check is
+    /// [`GhashImpl::check`]'s): H^k at index POWERS − k, as many as the width's groups use (the
+    /// rest are zero and never read), by the carry-less multiply itself.
+    ///
+    /// One struct expression, with the powers returned by value from their kernel, so that a
+    /// caller's struct expression (AES-GCM's key object) takes it in place. The powers are
+    /// most of an AES-GCM key's bytes: made in a temporary and moved into the key object they
+    /// were copied twice, and filled in after the key object was returned the object was
+    /// copied whole (832 bytes through `memcpy` in a user's crate, and a quarter of
+    /// `Aes128Gcm::new`'s samples in a perf profile on Zen 3).
     #[inline(always)]
     pub(crate) fn new(h: &Block, imp: Available) -> GhashKey {
-        let mut key = GhashKey::unkeyed(imp);
-        key.set_h(h);
-        key
-    }
-
-    /// A key on a GHASH this CPU has, all zero until [`GhashKey::set_h`]. Not in an `Option`
-    /// (the check is [`GhashImpl::check`]'s): the caller's struct expression takes it in place,
-    /// and `set_h` then fills it there. The powers are most of an AES-GCM key's bytes; made in
-    /// a temporary and moved into the key object, they were copied twice (a quarter of the key
-    /// set-up's samples in a perf profile on Zen 3).
-    #[inline(always)]
-    pub(crate) fn unkeyed(imp: Available) -> GhashKey {
-        GhashKey { h: 0, powers: [[0u8; 16]; POWERS], imp: imp.imp, clmul: imp.clmul }
-    }
-
-    /// Makes this the key for `h`, in place: H^k at index POWERS − k, as many as the width's
-    /// groups use (the rest stay zero and are never read), by the carry-less multiply itself.
-    #[inline(always)]
-    pub(crate) fn set_h(&mut self, h: &Block) {
-        self.h = u128::from_be_bytes(*h);
-        if let Some(clmul) = self.clmul {
-            clmul.fill_powers(times_inverse_x(self.h), &mut self.powers);
+        let h = u128::from_be_bytes(*h);
+        GhashKey {
+            h,
+            powers: powers(imp.clmul, times_inverse_x(h)),
+            imp: imp.imp,
+            clmul: imp.clmul,
         }
     }
 

@@ -107,18 +107,19 @@ impl<I: ClmulIsa> Kernel for Update<'_, I> {
 }
 
 /// The powers of H that `I`'s groups use, by its carry-less multiply.
-struct Powers<'a, I> {
+struct Powers<I> {
     h1: u128,
-    out: &'a mut [Block; POWERS],
     isa: core::marker::PhantomData<I>,
 }
 
-impl<I: ClmulIsa> Kernel for Powers<'_, I> {
-    type Output = ();
+impl<I: ClmulIsa> Kernel for Powers<I> {
+    type Output = [Block; POWERS];
     #[inline(always)]
-    fn run(self) {
+    fn run(self) -> [Block; POWERS] {
+        let mut out = [[0u8; 16]; POWERS];
         // SAFETY: entered under `I`, whose token the GHASH key holds.
-        unsafe { fill_powers::<<I as BlockIsa>::Reg>(self.h1, self.out) }
+        unsafe { fill_powers::<<I as BlockIsa>::Reg>(self.h1, &mut out) };
+        out
     }
 }
 
@@ -151,14 +152,15 @@ impl Carryless {
         }
     }
 
-    /// The powers H^n … H^1 this width uses (n = 8 × LANES) into the last n slots of `out`
-    /// (the slots before are left as they are), from H·x^-1 (`h1`), all in stored form.
-    pub(crate) fn fill_powers(self, h1: u128, out: &mut [Block; POWERS]) {
+    /// The powers H^n … H^1 this width uses (n = 8 × LANES) in the last n slots (the slots
+    /// before are zero), from H·x^-1 (`h1`), all in stored form. Returned by value, so that
+    /// the key object's struct expression takes them in place (see `GhashKey::new`).
+    pub(crate) fn powers(self, h1: u128) -> [Block; POWERS] {
         use core::marker::PhantomData;
         match self {
-            Carryless::Xmm(t) => t.enter(Powers::<Pclmul> { h1, out, isa: PhantomData }),
-            Carryless::Ymm(t) => t.enter(Powers::<VpclmulYmm> { h1, out, isa: PhantomData }),
-            Carryless::Zmm(t) => t.enter(Powers::<VpclmulZmm> { h1, out, isa: PhantomData }),
+            Carryless::Xmm(t) => t.enter_in_place(Powers::<Pclmul> { h1, isa: PhantomData }),
+            Carryless::Ymm(t) => t.enter_in_place(Powers::<VpclmulYmm> { h1, isa: PhantomData }),
+            Carryless::Zmm(t) => t.enter_in_place(Powers::<VpclmulZmm> { h1, isa: PhantomData }),
         }
     }
 }

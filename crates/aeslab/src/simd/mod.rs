@@ -38,6 +38,12 @@ pub trait Isa: Copy + Send + Sync + 'static {
     fn detect() -> Option<Self>;
     /// Runs `kernel` compiled with [`Isa::FEATURES`].
     fn enter<K: Kernel>(self, kernel: K) -> K::Output;
+    /// [`Isa::enter`] through an entry that cannot unwind (a panic inside aborts), for the
+    /// kernels that return a key object by value. A call that may unwind must leave its
+    /// caller's object unwritten until it returns, so the compiler made such a kernel's
+    /// result in a temporary and copied it into place (`memcpy` of the round keys or the
+    /// powers of H, gone with `panic = "abort"`); without unwinding it is written in place.
+    fn enter_in_place<K: Kernel>(self, kernel: K) -> K::Output;
 }
 
 /// An ISA whose kernels work on registers of whole blocks (AES rounds, carry-less products).
@@ -63,6 +69,10 @@ impl Isa for Portable {
     }
     #[inline(always)]
     fn enter<K: Kernel>(self, kernel: K) -> K::Output {
+        kernel.run()
+    }
+    #[inline(always)]
+    fn enter_in_place<K: Kernel>(self, kernel: K) -> K::Output {
         kernel.run()
     }
 }
@@ -109,6 +119,21 @@ macro_rules! isa {
                 }
                 // SAFETY: `self` exists only if `detect` found every feature of `entry`.
                 unsafe { entry(kernel) }
+            }
+
+            #[inline(always)]
+            fn enter_in_place<K: $crate::simd::Kernel>(self, kernel: K) -> K::Output {
+                // The kernel goes by reference: by value, the C ABI passes a struct of more
+                // than 16 bytes in memory, as one copy whose wide load waited on the narrow
+                // stores that made it (a stall that doubled `Aes128::new` on Zen 3).
+                #[target_feature(enable = $features)]
+                extern "C" fn entry<K: $crate::simd::Kernel>(kernel: &mut core::mem::ManuallyDrop<K>) -> K::Output {
+                    // SAFETY: the caller hands the kernel over and never uses it again.
+                    unsafe { core::mem::ManuallyDrop::take(kernel) }.run()
+                }
+                let mut kernel = core::mem::ManuallyDrop::new(kernel);
+                // SAFETY: as for `enter`.
+                unsafe { entry(&mut kernel) }
             }
         }
     };

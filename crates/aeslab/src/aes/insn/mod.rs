@@ -313,29 +313,29 @@ impl<I: AesIsa> Kernel for FirstRounds<'_, I> {
 /// With `ZERO_BLOCK`, also the all-zero block's encryption into `zero_block` (AES-GCM's H). A
 /// const parameter, so that the kernel a plain key set-up enters is compiled without the
 /// block's rounds and branch (a runtime `Option` would be one kernel for both callers).
-struct Expand<'a, I: AesIsa, T, W: FnOnce(AesInsn<I>) -> T, const ZERO_BLOCK: bool> {
+struct Expand<'a, I: AesIsa, T, W: FnOnce(AesInsn<I>, Option<&Block>) -> T, const ZERO_BLOCK: bool> {
     key: &'a [u8],
     zero_block: Option<&'a mut Block>,
     isa: I,
     wrap: W,
 }
 
-impl<I: AesIsa, T, W: FnOnce(AesInsn<I>) -> T, const ZERO_BLOCK: bool> Kernel for Expand<'_, I, T, W, ZERO_BLOCK> {
+impl<I: AesIsa, T, W: FnOnce(AesInsn<I>, Option<&Block>) -> T, const ZERO_BLOCK: bool> Kernel for Expand<'_, I, T, W, ZERO_BLOCK> {
     type Output = T;
     #[inline(always)]
     fn run(self) -> T {
         let mut zero_block = if ZERO_BLOCK { self.zero_block } else { None };
         // SAFETY: entered under `I` (AES instructions present).
         if let Some(enc) = unsafe { I::Reg::expand_key(self.key, zero_block.as_deref_mut()) } {
-            return (self.wrap)(AesInsn { enc, isa: self.isa });
+            return (self.wrap)(AesInsn { enc, isa: self.isa }, zero_block.as_deref());
         }
         // `AesInsn::new` checked the length.
         let enc = key_schedule::expand_checked(self.key, InsnKeyOps::<I>(PhantomData));
-        if let Some(z) = zero_block {
+        if let Some(z) = zero_block.as_deref_mut() {
             *z = [0; 16];
             Crypt::<I, false> { keys: &enc, blocks: core::slice::from_mut(z), isa: PhantomData }.run();
         }
-        (self.wrap)(AesInsn { enc, isa: self.isa })
+        (self.wrap)(AesInsn { enc, isa: self.isa }, zero_block.as_deref())
     }
 }
 
@@ -420,19 +420,19 @@ impl<I: AesIsa> Backend for AesInsn<I> {
 
     #[inline]
     fn schedule(isa: I, key: &[u8]) -> Self {
-        Self::schedule_wrapped(isa, key, None, core::convert::identity)
+        Self::schedule_wrapped(isa, key, None, |keyed, _| keyed)
     }
 
     #[inline]
     fn schedule_encrypting_zero(isa: I, key: &[u8], zero_block: &mut Block) -> Self {
-        Self::schedule_wrapped(isa, key, Some(zero_block), core::convert::identity)
+        Self::schedule_wrapped(isa, key, Some(zero_block), |keyed, _| keyed)
     }
 
     #[inline]
-    fn schedule_wrapped<T, W: FnOnce(Self) -> T>(isa: I, key: &[u8], zero_block: Option<&mut Block>, wrap: W) -> T {
+    fn schedule_wrapped<T, W: FnOnce(Self, Option<&Block>) -> T>(isa: I, key: &[u8], zero_block: Option<&mut Block>, wrap: W) -> T {
         match zero_block {
-            Some(z) => isa.enter(Expand::<I, T, W, true> { key, zero_block: Some(z), isa, wrap }),
-            None => isa.enter(Expand::<I, T, W, false> { key, zero_block: None, isa, wrap }),
+            Some(z) => isa.enter_in_place(Expand::<I, T, W, true> { key, zero_block: Some(z), isa, wrap }),
+            None => isa.enter_in_place(Expand::<I, T, W, false> { key, zero_block: None, isa, wrap }),
         }
     }
 
