@@ -76,15 +76,8 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
         keyed.encrypt_blocks(core::slice::from_mut(zero_block));
         keyed
     }
-    /// [`Backend::schedule`], or with a `zero_block` [`Backend::schedule_encrypting_zero`].
-    #[inline]
-    fn schedule_with(ready: Self::Ready, key: &[u8], zero_block: Option<&mut Block>) -> Self {
-        match zero_block {
-            Some(z) => Self::schedule_encrypting_zero(ready, key, z),
-            None => Self::schedule(ready, key),
-        }
-    }
-    /// [`Backend::schedule_with`], the key object handed to `wrap` (an [`AnyAes`] variant)
+    /// [`Backend::schedule`], or with a `zero_block` [`Backend::schedule_encrypting_zero`],
+    /// the key object handed to `wrap` (an [`AnyAes`] variant)
     /// inside the scheduling call, with the encrypted zero block when one was asked for: the
     /// schedule is then stored once, where the caller's `AnyAes` lives, and a key object made
     /// from both (AES-GCM's: the round keys and the powers of H) is one expression, built in

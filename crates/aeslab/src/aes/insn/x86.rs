@@ -299,8 +299,9 @@ unsafe fn store_three_192<const WIDE: bool>(out: &mut Made<WIDE>, round: usize, 
 }
 
 /// The AES-192 schedule: eight dependent six-word steps in two registers, the round keys put
-/// together from them with shuffles and stored whole (16-byte stores at 16-byte offsets, so
-/// that loading a round key later is forwarded from one store, not pieced from two).
+/// together from them with shuffles and stored whole (whole keys or `WIDE` pairs at their
+/// 16-byte offsets, so that loading a round key later is forwarded from one store, not pieced
+/// from two).
 #[inline(always)]
 unsafe fn expand_192<const WIDE: bool>(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
     unsafe {
