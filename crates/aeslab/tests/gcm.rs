@@ -12,7 +12,7 @@ use aead::{Aead, AeadInOut, KeyInit, Payload};
 use aeslab::Error;
 use aeslab::aes::{BackendKind, default_backend};
 use aeslab::ctr::FaceLevel;
-use aeslab::gcm::{Aes128Gcm, Aes256Gcm, Gcm, GhashImpl};
+use aeslab::gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, Gcm, GhashImpl};
 #[cfg(not(target_arch = "x86"))]
 use openssl::symm::{Cipher, decrypt_aead, encrypt_aead};
 use rand::rngs::StdRng;
@@ -186,6 +186,35 @@ fn matches_openssl_on_random_inputs_up_to_70000_bytes() {
         let (body, t) = ours.split_at(len);
         assert!(decrypt_aead(openssl_cipher(key_len), &key, Some(&nonce), &ad, body, t).unwrap() == msg);
     }
+}
+
+/// The `aead` types' `KeyInit::new` (on the default backend and the fastest GHASH, in one
+/// kernel where the two are stitched) against OpenSSL, for every key length, on random keys
+/// and on AD and messages long enough to use every power of H the widest GHASH keeps (32).
+#[cfg(not(target_arch = "x86"))]
+#[test]
+fn key_init_matches_openssl_for_every_key_length() {
+    fn check<A: KeyInit + AeadInOut>(rng: &mut StdRng, key_len: usize) {
+        for len in [0usize, 1, 16, 255, 256, 513, 1000] {
+            let key: Vec<u8> = (0..key_len).map(|_| rng.random()).collect();
+            let nonce: [u8; 12] = rng.random();
+            let n = aead::Nonce::<A>::try_from(&nonce[..]).unwrap();
+            let ad: Vec<u8> = (0..rng.random_range(0..600)).map(|_| rng.random()).collect();
+            let msg: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+            let mut tag = [0u8; 16];
+            let ct = encrypt_aead(openssl_cipher(key_len), &key, Some(&nonce), &ad, &msg, &mut tag).unwrap();
+            let gcm = A::new_from_slice(&key).unwrap();
+            let mut buf = msg.clone();
+            let ours = gcm.encrypt_inout_detached(&n, &ad, buf.as_mut_slice().into()).unwrap();
+            assert!(buf == ct && ours[..] == tag, "key length {key_len}, message length {len}");
+            gcm.decrypt_inout_detached(&n, &ad, buf.as_mut_slice().into(), &ours).unwrap();
+            assert!(buf == msg);
+        }
+    }
+    let mut rng = StdRng::seed_from_u64(12);
+    check::<Aes128Gcm>(&mut rng, 16);
+    check::<Aes192Gcm>(&mut rng, 24);
+    check::<Aes256Gcm>(&mut rng, 32);
 }
 
 /// GCM's field multiplication, bit by bit as SP 800-38D writes it (blocks as big-endian u128).

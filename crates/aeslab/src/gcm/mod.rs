@@ -35,7 +35,7 @@ use crate::aes::sliced::SlicedIsa;
 use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
 use crate::ct::{WipedBlock, constant_time_eq};
 use crate::ctr::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine, face_pays_from_blocks, xor_plain_cut};
-use crate::ghash::GhashKey;
+use crate::ghash::{Available, GhashKey};
 use crate::{Block, Error};
 use insn::{Message, Stitched};
 use crate::aes::insn::AesRound;
@@ -469,22 +469,40 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
         // The key length is fixed by the type and the defaults are available by construction.
         // (Not through `Gcm::new`: unwrapping a `Result<Gcm, _>` moved the whole key once more.)
         let ghash = GhashImpl::fastest().check().expect("the fastest GHASH is available");
-        // H = E_K(0^128) comes out of the key schedule (see `Backend::schedule_encrypting_zero`),
-        // and the key object is built inside the schedule's call, where it is returned (see
-        // `Backend::schedule_wrapped`).
+        new_default_key(key, ghash, |aes, ghash| AesGcm {
+            inner: Gcm { ghash, aes, face: FaceLevel::FASTEST, tag_len: 16 },
+            _key: PhantomData,
+        })
+    }
+}
+
+/// The key object that `wrap` builds from `key` on the default backend and a GHASH key on
+/// `ghash`, made inside the call that returns it (so, written in place).
+///
+/// Where the default backend has a stitched ISA with `ghash` (the usual case: VAES with
+/// VPCLMULQDQ of the same width, AES-NI with PCLMULQDQ, ARMv8 with PMULL) one kernel makes
+/// both keys ([`insn::key_setup`]). Otherwise H = E_K(0^128) comes out of the key schedule
+/// (see `Backend::schedule_encrypting_zero`) and the powers from their own kernel, with the key
+/// object built inside the schedule's call (see `Backend::schedule_wrapped`).
+#[inline(always)]
+fn new_default_key<T, W: FnOnce(AnyAes, GhashKey) -> T>(key: &[u8], ghash: Available, wrap: W) -> T {
+    let two_kernels = |wrap: W| {
         // `h` is `Some` whenever the schedule is asked for the zero block. The fallback is never
         // taken; it keeps the expression free of a panic, whose unwinding (dropping `aes` on
         // the way) made the compiler build the key object in a temporary and copy it.
         let mut h = WipedBlock([0; 16]);
-        AnyAes::new_default_wrapped(key, Some(&mut h.0), |aes, h| AesGcm {
-            inner: Gcm {
-                ghash: GhashKey::new(h.unwrap_or(&[0; 16]), ghash),
-                aes,
-                face: FaceLevel::FASTEST,
-                tag_len: 16,
-            },
-            _key: PhantomData,
-        })
+        AnyAes::new_default_wrapped(key, Some(&mut h.0), |aes, h| wrap(aes, GhashKey::new(h.unwrap_or(&[0; 16]), ghash)))
+    };
+    match default_backend() {
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Aesni => insn::key_setup::<crate::simd::x86::AesNi, T, W>(key, ghash, wrap, two_kernels),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Vaes256 => insn::key_setup::<crate::simd::x86::VaesYmm, T, W>(key, ghash, wrap, two_kernels),
+        #[cfg(target_arch = "x86_64")]
+        BackendKind::Vaes512 => insn::key_setup::<crate::simd::x86::VaesZmm, T, W>(key, ghash, wrap, two_kernels),
+        #[cfg(target_arch = "aarch64")]
+        BackendKind::Armv8 => insn::key_setup::<crate::simd::aarch64::NeonAes, T, W>(key, ghash, wrap, two_kernels),
+        _ => two_kernels(wrap),
     }
 }
 

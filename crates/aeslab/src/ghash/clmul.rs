@@ -19,7 +19,7 @@
 
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
-use super::POWERS;
+use super::{Available, GhashKey, POWERS, times_inverse_x};
 use crate::Block;
 use crate::simd::{BlockIsa, MAX_LANES, Reg};
 
@@ -263,6 +263,25 @@ pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: u128, powers: &mut [Block; POW
             }
             p *= 2;
         }
+    }
+}
+
+impl GhashKey {
+    /// [`GhashKey::new`] inside a kernel that already runs `V`'s carry-less multiply: the
+    /// powers made in the same body, with no call (AES-GCM's key kernel, which gets H from the
+    /// key schedule in a register and goes on to the powers).
+    ///
+    /// # Safety
+    /// Only inside a kernel entered under an ISA with `V`'s carry-less multiply, and `imp` is
+    /// the GHASH of `V`'s width (its token then exists, and the powers are the ones it reads).
+    #[inline(always)]
+    pub(crate) unsafe fn new_in_kernel<V: ClmulReg>(h: &Block, imp: Available) -> GhashKey {
+        debug_assert_eq!(imp.imp.powers_used(), GROUP * V::LANES);
+        let h = u128::from_be_bytes(*h);
+        let mut powers = [[0u8; 16]; POWERS];
+        // SAFETY: the caller runs under `V`'s carry-less multiply.
+        unsafe { fill_powers::<V>(times_inverse_x(h), &mut powers) };
+        GhashKey { h, powers, imp: imp.imp, clmul: imp.clmul }
     }
 }
 

@@ -121,6 +121,13 @@ pub(crate) struct Available {
     clmul: Option<Carryless>,
 }
 
+impl Available {
+    /// Which GHASH it is.
+    pub(crate) fn imp(self) -> GhashImpl {
+        self.imp
+    }
+}
+
 /// The powers of H that `clmul` uses (none without one), from H·x^-1 (`h1`), by value.
 ///
 /// Never inlined, and each arm is the array itself (a kernel's result), with nothing around

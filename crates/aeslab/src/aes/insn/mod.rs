@@ -326,16 +326,30 @@ impl<I: AesIsa, T, W: FnOnce(AesInsn<I>, Option<&Block>) -> T, const ZERO_BLOCK:
     fn run(self) -> T {
         let mut zero_block = if ZERO_BLOCK { self.zero_block } else { None };
         // SAFETY: entered under `I` (AES instructions present).
-        if let Some(enc) = unsafe { I::Reg::expand_key(self.key, zero_block.as_deref_mut()) } {
-            return (self.wrap)(AesInsn { enc, isa: self.isa }, zero_block.as_deref());
+        let keyed = unsafe { AesInsn::schedule_in_kernel(self.isa, self.key, zero_block.as_deref_mut()) };
+        (self.wrap)(keyed, zero_block.as_deref())
+    }
+}
+
+impl<I: AesIsa> AesInsn<I> {
+    /// The body of [`Expand`]: the schedule of `key` (its length already checked, as
+    /// [`Backend::ready`] does), and with `zero_block` the all-zero block's encryption there.
+    /// Also what AES-GCM's key kernel runs, with the powers of H after it in the same body.
+    ///
+    /// # Safety
+    /// Only inside a kernel entered under an ISA with `I`'s AES instructions.
+    #[inline(always)]
+    pub(crate) unsafe fn schedule_in_kernel(isa: I, key: &[u8], mut zero_block: Option<&mut Block>) -> AesInsn<I> {
+        // SAFETY: the caller runs under `I`'s AES instructions.
+        if let Some(enc) = unsafe { I::Reg::expand_key(key, zero_block.as_deref_mut()) } {
+            return AesInsn { enc, isa };
         }
-        // `AesInsn::new` checked the length.
-        let enc = key_schedule::expand_checked(self.key, InsnKeyOps::<I>(PhantomData));
-        if let Some(z) = zero_block.as_deref_mut() {
+        let enc = key_schedule::expand_checked(key, InsnKeyOps::<I>(PhantomData));
+        if let Some(z) = zero_block {
             *z = [0; 16];
             Crypt::<I, false> { keys: &enc, blocks: core::slice::from_mut(z), isa: PhantomData }.run();
         }
-        (self.wrap)(AesInsn { enc, isa: self.isa }, zero_block.as_deref())
+        AesInsn { enc, isa }
     }
 }
 
@@ -366,8 +380,8 @@ struct InsnKeyOps<I>(PhantomData<I>);
 impl<I: AesIsa> key_schedule::SubWord for InsnKeyOps<I> {
     #[inline(always)]
     fn sub_word(&self, w: u32) -> u32 {
-        // SAFETY: only made inside `Expand` and `Decrypt`, kernels entered under `I` (AES
-        // instructions present).
+        // SAFETY: only made inside `AesInsn::schedule_in_kernel` and `Decrypt`, which run in
+        // kernels entered under an ISA with `I`'s AES instructions.
         unsafe { I::One::sub_word(w) }
     }
 }
