@@ -189,9 +189,12 @@ impl Gcm {
             return Err(Error::InvalidTagLength(tag_len));
         }
         let ghash = ghash.check().ok_or(Error::BackendUnavailable { backend: ghash.name(), requires: ghash.requires() })?;
-        let mut h = WipedBlock([0; 16]);
-        let aes = AnyAes::scheduled(backend, key, Some(&mut h.0))?;
-        Ok(Gcm { ghash: GhashKey::new(&h.0, ghash), aes, face, tag_len })
+        let wrap = |aes, ghash| Ok(Gcm { ghash, aes, face, tag_len });
+        new_key(backend, key, ghash, wrap, |wrap| {
+            let mut h = WipedBlock([0; 16]);
+            let aes = AnyAes::scheduled(backend, key, Some(&mut h.0))?;
+            wrap(aes, GhashKey::new(&h.0, ghash))
+        })
     }
 
     /// Tag length in bytes (12 to 16).
@@ -469,31 +472,35 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
         // The key length is fixed by the type and the defaults are available by construction.
         // (Not through `Gcm::new`: unwrapping a `Result<Gcm, _>` moved the whole key once more.)
         let ghash = GhashImpl::fastest().check().expect("the fastest GHASH is available");
-        new_default_key(key, ghash, |aes, ghash| AesGcm {
-            inner: Gcm { ghash, aes, face: FaceLevel::FASTEST, tag_len: 16 },
-            _key: PhantomData,
+        let wrap = |aes, ghash| AesGcm { inner: Gcm { ghash, aes, face: FaceLevel::FASTEST, tag_len: 16 }, _key: PhantomData };
+        new_key(default_backend(), key, ghash, wrap, |wrap| {
+            // `h` is `Some` whenever the schedule is asked for the zero block. The fallback is
+            // never taken; it keeps the expression free of a panic, whose unwinding (dropping
+            // `aes` on the way) made the compiler build the key object in a temporary and copy
+            // it. (`new_default_wrapped`, not `scheduled`: its `Result` was one copy more.)
+            let mut h = WipedBlock([0; 16]);
+            AnyAes::new_default_wrapped(key, Some(&mut h.0), |aes, h| wrap(aes, GhashKey::new(h.unwrap_or(&[0; 16]), ghash)))
         })
     }
 }
 
-/// The key object that `wrap` builds from `key` on the default backend and a GHASH key on
+/// The key object that `wrap` builds from `key` scheduled on backend `kind` and a GHASH key on
 /// `ghash`, made inside the call that returns it (so, written in place).
 ///
-/// Where the default backend has a stitched ISA with `ghash` (the usual case: VAES with
-/// VPCLMULQDQ of the same width, AES-NI with PCLMULQDQ, ARMv8 with PMULL) one kernel makes
-/// both keys ([`insn::key_setup`]). Otherwise H = E_K(0^128) comes out of the key schedule
-/// (see `Backend::schedule_encrypting_zero`) and the powers from their own kernel, with the key
-/// object built inside the schedule's call (see `Backend::schedule_wrapped`).
+/// Where `kind` has a stitched ISA with `ghash` (the usual case: VAES with VPCLMULQDQ of the
+/// same width, AES-NI with PCLMULQDQ, ARMv8 with PMULL) and the CPU has it, one kernel makes
+/// both keys ([`insn::key_setup`]). Otherwise `two_kernels` does, given `wrap` back: the AES
+/// schedule with H = E_K(0^128) (see `Backend::schedule_encrypting_zero`), then the powers of
+/// H from their own kernel (see `GhashKey::new`).
 #[inline(always)]
-fn new_default_key<T, W: FnOnce(AnyAes, GhashKey) -> T>(key: &[u8], ghash: Available, wrap: W) -> T {
-    let two_kernels = |wrap: W| {
-        // `h` is `Some` whenever the schedule is asked for the zero block. The fallback is never
-        // taken; it keeps the expression free of a panic, whose unwinding (dropping `aes` on
-        // the way) made the compiler build the key object in a temporary and copy it.
-        let mut h = WipedBlock([0; 16]);
-        AnyAes::new_default_wrapped(key, Some(&mut h.0), |aes, h| wrap(aes, GhashKey::new(h.unwrap_or(&[0; 16]), ghash)))
-    };
-    match default_backend() {
+fn new_key<T, W: FnOnce(AnyAes, GhashKey) -> T>(
+    kind: BackendKind,
+    key: &[u8],
+    ghash: Available,
+    wrap: W,
+    two_kernels: impl FnOnce(W) -> T,
+) -> T {
+    match kind {
         #[cfg(target_arch = "x86_64")]
         BackendKind::Aesni => insn::key_setup::<crate::simd::x86::AesNi, T, W>(key, ghash, wrap, two_kernels),
         #[cfg(target_arch = "x86_64")]
