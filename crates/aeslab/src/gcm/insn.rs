@@ -37,14 +37,14 @@ use core::mem::MaybeUninit;
 use super::lengths_block;
 use crate::Block;
 use crate::aes::insn::{AesIsa, AesRound, IN_FLIGHT};
-use crate::aes::{AesInsn, AnyAes, Backend};
+use crate::aes::{AesInsn, AnyAes};
 use crate::aes::key_schedule::RoundKeys;
 use crate::ctr::{Counter, TABLE_OVERHANG};
 use crate::ctr::insn::segment_constant;
 use crate::ghash::POWERS;
 use crate::ghash::clmul::{GROUP, HALVES, Sum, absorb_group, group_register, karatsuba_halves, update_blocks};
-use crate::ghash::{Available, ClmulIsa, ClmulReg, GhashImpl, GhashKey};
-use crate::simd::{BlockIsa, Isa, Kernel, MAX_LANES, Reg, read_u128};
+use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl};
+use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, read_u128};
 
 // An AES group and a GHASH group are the same registers: one hashed per AES group.
 const _: () = assert!(GROUP == IN_FLIGHT);
@@ -57,6 +57,7 @@ pub(crate) trait Stitched: AesIsa + BlockIsa<Reg: ClmulReg> {
     /// The ISA with both instruction sets.
     type Both: ClmulIsa + BlockIsa<Reg = Self::Reg>;
     /// The backend's key in the enum the modes hold.
+    #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))] // No impl there.
     fn any(aes: AesInsn<Self>) -> AnyAes;
 }
 
@@ -510,54 +511,4 @@ where
     S::Reg: AesRound + ClmulReg<Lane: AesRound>,
 {
     S::detect().map(|isa| isa.enter(message))
-}
-
-/// AES-GCM's key set-up in one kernel under `I::Both`: the AES schedule with H = E_K(0^128)
-/// made along it, then the powers of H, in one body. Through the backend's and GHASH's own
-/// set-ups it is two kernels: H went through memory into general registers, the call between
-/// them spilled the round keys to the stack to be copied into the key object afterwards, and
-/// the powers waited for the call. `wrap` builds the caller's key object from the two keys,
-/// in place (the kernel is entered without unwinding, see `Isa::enter_in_place`).
-struct KeySetup<'a, I, T, W: FnOnce(AnyAes, GhashKey) -> T> {
-    key: &'a [u8],
-    aes: I,
-    ghash: Available,
-    wrap: W,
-}
-
-impl<I: Stitched, T, W: FnOnce(AnyAes, GhashKey) -> T> Kernel for KeySetup<'_, I, T, W> {
-    type Output = T;
-    #[inline(always)]
-    fn run(self) -> T {
-        let mut h = [0u8; 16];
-        // SAFETY: entered under `I::Both`, which has `I`'s AES instructions and the carry-less
-        // multiply of the same registers; `key_setup` checked that `ghash` is that width's
-        // GHASH, and the key's length.
-        let (aes, ghash) = unsafe {
-            let aes = AesInsn::schedule_in_kernel(self.aes, self.key, Some(&mut h));
-            (aes, GhashKey::new_in_kernel::<I::Reg>(&h, self.ghash))
-        };
-        // H stays in the GHASH key only.
-        crate::ct::wipe(&mut h);
-        (self.wrap)(I::any(aes), ghash)
-    }
-}
-
-/// The key object `wrap` builds from `key` scheduled on `I` and a GHASH key on `ghash`: by one
-/// kernel ([`KeySetup`]) where `ghash` is `I`'s stitched GHASH and the CPU has both (and the key
-/// length is right), else by `otherwise`, which gets `wrap` back.
-#[inline(always)]
-pub(crate) fn key_setup<I: Stitched, T, W: FnOnce(AnyAes, GhashKey) -> T>(
-    key: &[u8],
-    ghash: Available,
-    wrap: W,
-    otherwise: impl FnOnce(W) -> T,
-) -> T {
-    if ghash.imp() == I::GHASH
-        && let Ok(aes) = AesInsn::<I>::ready(key.len())
-        && let Some(both) = I::Both::detect()
-    {
-        return both.enter_in_place(KeySetup { key, aes, ghash, wrap });
-    }
-    otherwise(wrap)
 }
