@@ -18,8 +18,8 @@ use crate::simd::{Isa, Kernel};
 /// them spilled the round keys to the stack to be copied into the key object afterwards, and
 /// the powers waited for the call. (The round keys still wait on the stack while the powers
 /// are made, as sixteen vector registers do not hold both, and are copied into place at the
-/// end.) `wrap` builds the caller's key object from the two keys,
-/// in place (the kernel is entered without unwinding, see `Isa::enter_in_place`).
+/// end.) `wrap` builds the caller's key object from the two keys, in place (the kernel is
+/// entered without unwinding, see `Isa::enter_in_place`).
 struct KeySetup<'a, I, T, W: FnOnce(AnyAes, GhashKey) -> T> {
     key: &'a [u8],
     aes: I,
@@ -33,7 +33,7 @@ impl<I: Stitched, T, W: FnOnce(AnyAes, GhashKey) -> T> Kernel for KeySetup<'_, I
     fn run(self) -> T {
         let mut h = [0u8; 16];
         // SAFETY: entered under `I::Both`, which has `I`'s AES instructions and the carry-less
-        // multiply of the same registers; `key_setup` checked that `ghash` is that width's
+        // multiply of the same registers; `one_kernel` checked that `ghash` is that width's
         // GHASH, and the key's length.
         let (aes, ghash) = unsafe {
             let aes = AesInsn::schedule_in_kernel(self.aes, self.key, Some(&mut h));
@@ -49,7 +49,7 @@ impl<I: Stitched, T, W: FnOnce(AnyAes, GhashKey) -> T> Kernel for KeySetup<'_, I
 /// kernel ([`KeySetup`]) where `ghash` is `I`'s stitched GHASH and the CPU has both (and the key
 /// length is right), else by `otherwise`, which gets `wrap` back.
 #[inline(always)]
-pub(crate) fn key_setup<I: Stitched, T, W: FnOnce(AnyAes, GhashKey) -> T>(
+pub(crate) fn one_kernel<I: Stitched, T, W: FnOnce(AnyAes, GhashKey) -> T>(
     key: &[u8],
     ghash: Available,
     wrap: W,

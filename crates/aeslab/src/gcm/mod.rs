@@ -491,9 +491,9 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
 ///
 /// Where `kind` has a stitched ISA with `ghash` (the usual case: VAES with VPCLMULQDQ of the
 /// same width, AES-NI with PCLMULQDQ, ARMv8 with PMULL) and the CPU has it, one kernel makes
-/// both keys ([`key_setup::key_setup`]). Otherwise `two_kernels` does, given `wrap` back: the AES
-/// schedule with H = E_K(0^128) (see `Backend::schedule_encrypting_zero`), then the powers of
-/// H from their own kernel (see `GhashKey::new`).
+/// both keys ([`key_setup::one_kernel`]). Otherwise `two_kernels` does, given `wrap` back:
+/// the AES schedule with H = E_K(0^128) (see `Backend::schedule_encrypting_zero`), then the
+/// powers of H from their own kernel (see `GhashKey::new`).
 #[inline(always)]
 #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(unused_variables))] // No stitched ISA.
 fn new_key<T, W: FnOnce(AnyAes, GhashKey) -> T>(
@@ -505,13 +505,13 @@ fn new_key<T, W: FnOnce(AnyAes, GhashKey) -> T>(
 ) -> T {
     match kind {
         #[cfg(target_arch = "x86_64")]
-        BackendKind::Aesni => key_setup::key_setup::<crate::simd::x86::AesNi, T, W>(key, ghash, wrap, two_kernels),
+        BackendKind::Aesni => key_setup::one_kernel::<crate::simd::x86::AesNi, T, W>(key, ghash, wrap, two_kernels),
         #[cfg(target_arch = "x86_64")]
-        BackendKind::Vaes256 => key_setup::key_setup::<crate::simd::x86::VaesYmm, T, W>(key, ghash, wrap, two_kernels),
+        BackendKind::Vaes256 => key_setup::one_kernel::<crate::simd::x86::VaesYmm, T, W>(key, ghash, wrap, two_kernels),
         #[cfg(target_arch = "x86_64")]
-        BackendKind::Vaes512 => key_setup::key_setup::<crate::simd::x86::VaesZmm, T, W>(key, ghash, wrap, two_kernels),
+        BackendKind::Vaes512 => key_setup::one_kernel::<crate::simd::x86::VaesZmm, T, W>(key, ghash, wrap, two_kernels),
         #[cfg(target_arch = "aarch64")]
-        BackendKind::Armv8 => key_setup::key_setup::<crate::simd::aarch64::NeonAes, T, W>(key, ghash, wrap, two_kernels),
+        BackendKind::Armv8 => key_setup::one_kernel::<crate::simd::aarch64::NeonAes, T, W>(key, ghash, wrap, two_kernels),
         _ => two_kernels(wrap),
     }
 }
