@@ -8,7 +8,7 @@
 use core::arch::aarch64::*;
 
 use super::{GhashImpl, POWERS};
-use super::clmul::{ClmulIsa, ClmulReg, fill_powers, update_blocks};
+use super::clmul::{ClmulIsa, ClmulReg, powers_in_kernel, update_blocks};
 use crate::Block;
 use crate::simd::aarch64::{NeonAesPmull, NeonPmull};
 use crate::simd::{Isa, Kernel};
@@ -103,10 +103,8 @@ impl Kernel for Powers {
     type Output = [Block; POWERS];
     #[inline(always)]
     fn run(self) -> [Block; POWERS] {
-        let mut out = [[0u8; 16]; POWERS];
         // SAFETY: entered under `NeonPmull`, whose token the GHASH key holds.
-        unsafe { fill_powers::<uint8x16_t>(self.h1, &mut out) };
-        out
+        unsafe { powers_in_kernel::<uint8x16_t>(self.h1) }
     }
 }
 

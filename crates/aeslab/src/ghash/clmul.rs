@@ -227,8 +227,13 @@ unsafe fn mul_stored<V: ClmulReg>(a: V, b: V) -> V {
 /// were the hottest instructions of the GCM key set-up. So `h1` comes in a general register,
 /// the first `LANES` powers are made and put together in registers, and each register is
 /// stored whole.
+///
+/// # Safety
+/// Only inside a kernel entered under an ISA with `V`'s carry-less multiply (each GHASH's
+/// `Powers` kernel, and AES-GCM's key kernel through [`GhashKey::new_in_kernel`]).
 #[inline(always)]
-pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: u128, powers: &mut [Block; POWERS]) {
+pub(crate) unsafe fn powers_in_kernel<V: ClmulReg>(h1: u128) -> [Block; POWERS] {
+    let mut powers = [[0u8; 16]; POWERS];
     unsafe {
         debug_assert!(V::LANES <= MAX_LANES);
         let n = GROUP * V::LANES;
@@ -264,6 +269,7 @@ pub(crate) unsafe fn fill_powers<V: ClmulReg>(h1: u128, powers: &mut [Block; POW
             p *= 2;
         }
     }
+    powers
 }
 
 impl GhashKey {
@@ -278,10 +284,8 @@ impl GhashKey {
     pub(crate) unsafe fn new_in_kernel<V: ClmulReg>(h: &Block, imp: Available) -> GhashKey {
         debug_assert_eq!(imp.imp.powers_used(), GROUP * V::LANES);
         let h = u128::from_be_bytes(*h);
-        let mut powers = [[0u8; 16]; POWERS];
         // SAFETY: the caller runs under `V`'s carry-less multiply.
-        unsafe { fill_powers::<V>(times_inverse_x(h), &mut powers) };
-        GhashKey { h, powers, imp: imp.imp, clmul: imp.clmul }
+        GhashKey { h, powers: unsafe { powers_in_kernel::<V>(times_inverse_x(h)) }, imp: imp.imp, clmul: imp.clmul }
     }
 }
 

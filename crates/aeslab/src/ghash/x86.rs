@@ -6,7 +6,7 @@
 use core::arch::x86_64::*;
 
 use super::{GhashImpl, POWERS};
-use super::clmul::{ClmulIsa, ClmulReg, fill_powers, update_blocks};
+use super::clmul::{ClmulIsa, ClmulReg, powers_in_kernel, update_blocks};
 use crate::Block;
 use crate::simd::x86::{AesNiPclmul, Pclmul, VaesVpclmulYmm, VaesVpclmulZmm, VpclmulYmm, VpclmulZmm};
 use crate::simd::{BlockIsa, Isa, Kernel};
@@ -116,10 +116,8 @@ impl<I: ClmulIsa> Kernel for Powers<I> {
     type Output = [Block; POWERS];
     #[inline(always)]
     fn run(self) -> [Block; POWERS] {
-        let mut out = [[0u8; 16]; POWERS];
         // SAFETY: entered under `I`, whose token the GHASH key holds.
-        unsafe { fill_powers::<<I as BlockIsa>::Reg>(self.h1, &mut out) };
-        out
+        unsafe { powers_in_kernel::<<I as BlockIsa>::Reg>(self.h1) }
     }
 }
 
