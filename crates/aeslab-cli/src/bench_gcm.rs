@@ -158,6 +158,7 @@ pub fn markdown(b: &GcmBench) -> String {
                 .collect();
             let _ = writeln!(s, "- {n} B: aeslab's best {best:.3} cycles/byte; peers' time relative to it: {}", peers.join(", "));
         }
+        s += &face_line(bits, &sizes, &cpb);
         s += "\n";
     }
     if !b.setup.is_empty() {
@@ -191,6 +192,31 @@ pub fn markdown(b: &GcmBench) -> String {
         let _ = writeln!(s, "Note: {n}");
     }
     s
+}
+
+/// FACE in AES-GCM on the default backend: its rd2p row over its plain row per size, and the
+/// lengths from which the library runs FACE (a level asked for: CTR's threshold; the defaults:
+/// GCM's own, which the `aead traits` row follows).
+fn face_line(bits: u32, sizes: &[usize], cpb: &dyn Fn(&str, &str, usize) -> Option<f64>) -> String {
+    let kind = aeslab::aes::default_backend();
+    let ghash = aeslab::gcm::GhashImpl::fastest().name();
+    let row = |face: &str| format!("{kind}+{ghash}/{face}");
+    let (plain, face) = (row("none"), row("rd2p"));
+    let ratios: Vec<String> = sizes
+        .iter()
+        .filter_map(|&n| Some(format!("{n} B {:.3}", cpb("aeslab", &face, n)? / cpb("aeslab", &plain, n)?)))
+        .collect();
+    if ratios.is_empty() {
+        return String::new();
+    }
+    let kib = |blocks: usize| format!("{} KiB", blocks * 16 / 1024);
+    let rounds = 6 + bits as usize / 32;
+    let defaults = aeslab::gcm::face_pays_from_blocks(kind, rounds).map_or("never".to_string(), kib);
+    format!(
+        "- FACE on {kind}, AES-{bits}: rd2p ÷ plain {} (rd2p asked for runs FACE from {}, plain below); the defaults build the table from: {defaults}\n",
+        ratios.join(", "),
+        kib(aeslab::ctr::face_pays_from_blocks(kind)),
+    )
 }
 
 pub fn run(args: &BenchGcmArgs) -> CliResult {

@@ -26,6 +26,21 @@ pub struct CpuReport {
     pub clock: &'static str,
     #[serde(skip)]
     pub calibration_spread: f64,
+    /// From what length the default backend's defaults build FACE's table, in words.
+    #[serde(skip)]
+    pub face_from: String,
+}
+
+/// From what length the library's defaults build FACE's table on `kind` here: CTR streams, and
+/// AES-GCM per key size (`ctr::face_pays_from_blocks`, `gcm::face_pays_from_blocks`).
+fn face_from(kind: BackendKind) -> String {
+    let kib = |blocks: usize| format!("{} KiB", blocks * 16 / 1024);
+    let gcm: Vec<String> = [(128, 10), (192, 12), (256, 14)]
+        .iter()
+        .map(|&(bits, rounds)| format!("AES-{bits} {}", aeslab::gcm::face_pays_from_blocks(kind, rounds).map_or("never".into(), kib)))
+        .collect();
+    let rate = if aeslab::cpu::zmm_aes_full_rate() { "; zmm AES rounds at full rate" } else { "" };
+    format!("CTR {}, AES-GCM {} ({kind}{rate})", kib(aeslab::ctr::face_pays_from_blocks(kind)), gcm.join(", "))
 }
 
 impl CpuReport {
@@ -47,6 +62,7 @@ impl CpuReport {
             cycles_per_tsc_tick: cal.cycles_per_tick,
             clock: cal.clock.name(),
             calibration_spread: cal.spread,
+            face_from: face_from(default_backend()),
         }
     }
 
@@ -61,7 +77,8 @@ impl CpuReport {
             self.cycles_per_tsc_tick,
             100.0 * self.calibration_spread
         );
-        s += &format!("- Default backend: {}\n\n", self.default_backend);
+        s += &format!("- Default backend: {}\n", self.default_backend);
+        s += &format!("- FACE tables from (one message, the defaults): {}\n\n", self.face_from);
         let yes_no = |v: bool| if v { "yes" } else { "no" }.to_string();
         let header = ["backend", "available", "constant time", "blocks per batch"].map(String::from);
         let rows: Vec<Vec<String>> = self

@@ -195,7 +195,13 @@ fn matches_openssl_on_random_inputs_up_to_70000_bytes() {
 #[test]
 fn key_init_matches_openssl_for_every_key_length() {
     fn check<A: KeyInit + AeadInOut>(rng: &mut StdRng, key_len: usize) {
-        for len in [0usize, 1, 16, 255, 256, 513, 1000] {
+        // Beside the short lengths, one on each side of GCM's default FACE threshold for this
+        // key on this CPU (the table is built for the longer one), or of CTR's where GCM's
+        // defaults never build one.
+        let rounds = 6 + key_len / 4;
+        let face_from = aeslab::gcm::face_pays_from_blocks(default_backend(), rounds)
+            .unwrap_or_else(|| aeslab::ctr::face_pays_from_blocks(default_backend()));
+        for len in [0usize, 1, 16, 255, 256, 513, 1000, 16 * face_from - 1, 16 * face_from + 17] {
             let key: Vec<u8> = (0..key_len).map(|_| rng.random()).collect();
             let nonce: [u8; 12] = rng.random();
             let n = aead::Nonce::<A>::try_from(&nonce[..]).unwrap();
@@ -215,6 +221,21 @@ fn key_init_matches_openssl_for_every_key_length() {
     check::<Aes128Gcm>(&mut rng, 16);
     check::<Aes192Gcm>(&mut rng, 24);
     check::<Aes256Gcm>(&mut rng, 32);
+}
+
+/// `Gcm` looks up its FACE threshold only for messages of at least `FACE_PAYS_FROM_BLOCKS`
+/// blocks, so no threshold may be lower, GCM's defaults' or CTR's, on any backend and key size.
+#[test]
+fn no_face_threshold_is_below_the_shortest() {
+    use aeslab::ctr::FACE_PAYS_FROM_BLOCKS;
+    for &kind in BackendKind::ALL {
+        assert!(aeslab::ctr::face_pays_from_blocks(kind) >= FACE_PAYS_FROM_BLOCKS, "{kind}");
+        for rounds in [10, 12, 14] {
+            if let Some(from) = aeslab::gcm::face_pays_from_blocks(kind, rounds) {
+                assert!(from >= FACE_PAYS_FROM_BLOCKS, "{kind}, {rounds} rounds");
+            }
+        }
+    }
 }
 
 /// GCM's field multiplication, bit by bit as SP 800-38D writes it (blocks as big-endian u128).

@@ -70,9 +70,13 @@ enum State {
     Zmm,
 }
 
-/// Bit `i` set: `FEATURES[i]` is supported; bit 31 set: detection has run.
+/// Bit `i` set: `FEATURES[i]` is supported; bit 30 set: [`ZMM_AES_FULL_RATE`]; bit 31 set:
+/// detection has run.
 static DETECTED: AtomicU32 = AtomicU32::new(0);
 const DONE: u32 = 1 << 31;
+/// An AMD core of family 0x1A or later (Zen 5 on): see [`zmm_aes_full_rate`].
+const ZMM_AES_FULL_RATE: u32 = 1 << 30;
+const _: () = assert!(FEATURES.len() < 30);
 
 fn register(r: &CpuidResult, reg: Reg) -> u32 {
     match reg {
@@ -103,9 +107,10 @@ fn detect() -> u32 {
     // SAFETY: CPUID exists on every x86-64 CPU; leaf 7 is asked only when leaf 0 reports it.
     // (`__cpuid` is a safe function in newer Rust, `unsafe` under the MSRV.)
     #[allow(unused_unsafe)]
-    let (leaf1, leaf7) = unsafe {
+    let (leaf0, leaf1, leaf7) = unsafe {
         let none = CpuidResult { eax: 0, ebx: 0, ecx: 0, edx: 0 };
-        (__cpuid(1), if __cpuid(0).eax >= 7 { __cpuid_count(7, 0) } else { none })
+        let leaf0 = __cpuid(0);
+        (leaf0, __cpuid(1), if leaf0.eax >= 7 { __cpuid_count(7, 0) } else { none })
     };
     let xcr0 = xcr0(&leaf1);
     let ymm = xcr0 & 0b110 == 0b110;
@@ -122,8 +127,30 @@ fn detect() -> u32 {
             bits |= 1 << i;
         }
     }
+    // The vendor string is EBX, EDX, ECX of leaf 0; the family is leaf 1's base family plus,
+    // when that reads 0xF, its extended family.
+    let amd = (leaf0.ebx, leaf0.edx, leaf0.ecx) == (u32::from_le_bytes(*b"Auth"), u32::from_le_bytes(*b"enti"), u32::from_le_bytes(*b"cAMD"));
+    let base_family = leaf1.eax >> 8 & 0xf;
+    let family = if base_family == 0xf { base_family + (leaf1.eax >> 20 & 0xff) } else { base_family };
+    if amd && family >= 0x1a {
+        bits |= ZMM_AES_FULL_RATE;
+    }
     DETECTED.store(bits, Ordering::Relaxed);
     bits
+}
+
+/// Whether this is an AMD core of family 0x1A or later (Zen 5 on), whose VAES on zmm runs at
+/// the rate of VAES on ymm: 8 block-rounds per cycle, against 4 on Zen 4 and Intel's AVX-512
+/// cores. (Under Miri, never.)
+pub(super) fn zmm_aes_full_rate() -> bool {
+    if cfg!(miri) {
+        return false;
+    }
+    let mut bits = DETECTED.load(Ordering::Relaxed);
+    if bits & DONE == 0 {
+        bits = detect();
+    }
+    bits & ZMM_AES_FULL_RATE != 0
 }
 
 /// Whether the CPU and the OS support `feature`; names aeslab does not ask about are `false`.

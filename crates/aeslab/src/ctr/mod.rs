@@ -159,11 +159,20 @@ pub const FACE_PAYS_FROM_BLOCKS: usize = 512;
 /// cycles everywhere while the rounds saved are worth less the faster the backend, so FACE
 /// pays later on the fast ones. `aeslab bench ctr` prints the break-even it measures; on
 /// Zen 3 (2026-11-24) one message under a fresh nonce broke even at 20 KiB (AES-128) to 29
-/// KiB (AES-256) on VAES, 14-17 KiB on AES-NI and 8 KiB on the bitsliced backends.
+/// KiB (AES-256) on VAES, 14-17 KiB on AES-NI and 8 KiB on the bitsliced backends. On Zen 5
+/// (2026-11-25) `vaes256` broke even at 20 KiB with both key sizes, and `vaes512`, whose zmm
+/// rounds run twice as fast there ([`crate::cpu::zmm_aes_full_rate`]), at 40 KiB (AES-128)
+/// and 42 KiB (AES-256): it starts at 40 KiB (2560 blocks) on such cores, at 20 KiB on the
+/// others (Zen 4 and Intel run zmm rounds at the ymm rate in blocks; not measured here).
 ///
 /// A stream runs plain CTR until it has run this many blocks under one table (or is asked for
-/// this many in one call), and GCM builds a message's table only for messages this long.
+/// this many in one call), and GCM with a FACE level asked for builds a message's table only
+/// for messages this long (GCM's own default: [`crate::gcm::face_pays_from_blocks`]).
 pub fn face_pays_from_blocks(backend: BackendKind) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if backend == BackendKind::Vaes512 && crate::cpu::zmm_aes_full_rate() {
+        return 2560;
+    }
     by_family(backend, 1280, 896, FACE_PAYS_FROM_BLOCKS)
 }
 

@@ -36,7 +36,7 @@ use crate::aead_glue::DetachedAead;
 use crate::aes::sliced::SlicedIsa;
 use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
 use crate::ct::{WipedBlock, constant_time_eq};
-use crate::ctr::{Counter, CtrEngine, FaceLevel, FaceTable, blocks_to_wrap, engine, face_pays_from_blocks, xor_plain_cut};
+use crate::ctr::{Counter, CtrEngine, FACE_PAYS_FROM_BLOCKS, FaceLevel, FaceTable, blocks_to_wrap, engine, xor_plain_cut};
 use crate::ghash::{Available, GhashKey};
 use crate::{Block, Error};
 use insn::{Message, Stitched};
@@ -158,24 +158,57 @@ pub struct Gcm {
     aes: AnyAes,
     ghash: GhashKey,
     face: FaceLevel,
+    /// The FACE level was the caller's choice (`with_options`): FACE from CTR's threshold.
+    /// Otherwise the defaults' own, which is never on some backends ([`face_pays_from_blocks`]).
+    face_asked: bool,
     tag_len: usize,
 }
 
 impl core::fmt::Debug for Gcm {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Gcm({}, face {}, ghash {}, tag {}) {{ .. }}", self.aes.kind(), self.face, self.ghash.imp().name(), self.tag_len)
+        let how = if self.face_asked { "" } else { " (default)" };
+        write!(f, "Gcm({}, face {}{how}, ghash {}, tag {}) {{ .. }}", self.aes.kind(), self.face, self.ghash.imp().name(), self.tag_len)
     }
 }
 
+/// How many blocks a message must have before AES-GCM's defaults ([`Gcm::new`], the `aead`
+/// types' `KeyInit`) build its FACE table, on `backend` with `rounds` AES rounds (10, 12 or
+/// 14); `None` where FACE does not pay at any length. A level asked for through
+/// `with_options` uses CTR's threshold instead ([`crate::ctr::face_pays_from_blocks`]).
+///
+/// FACE saves AES rounds, which pays only while the AES units, not GHASH's carry-less
+/// multiplier, bound the loop. Where zmm rounds run at full rate
+/// ([`crate::cpu::zmm_aes_full_rate`]), `vaes512` with AES-128 and AES-192 is bound by the
+/// multiplier, and the FACE loop was slower at every length. Zen 5, 2026-11-25, cycles per
+/// byte, plain against rd2p:
+/// - AES-128: 0.136 against 0.144 at 256 KiB, 0.137 against 0.157 at 32 KiB.
+/// - AES-192: rd2p 2–6% slower from 32 KiB to 256 KiB.
+/// - AES-256: even at 24 KiB, then FACE ahead: 2–4% at 32 KiB, 2–8% at 64 KiB, 7–11% at
+///   256 KiB. It starts at 24 KiB (1536 blocks).
+///
+/// Elsewhere GCM follows CTR: the AES units are what its loop waits for (Zen 3's ymm
+/// multiplier shares their pipes; on Zen 5, `vaes256` with FACE was 3–12% faster at 32–256
+/// KiB with both key sizes).
+pub fn face_pays_from_blocks(backend: BackendKind, rounds: usize) -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    if backend == BackendKind::Vaes512 && crate::cpu::zmm_aes_full_rate() {
+        return (rounds >= 14).then_some(1536);
+    }
+    let _ = rounds;
+    Some(crate::ctr::face_pays_from_blocks(backend))
+}
+
 impl Gcm {
-    /// The fastest constant-time backend, FACE rd2+, the fastest GHASH, 16-byte tags.
+    /// The fastest constant-time backend, FACE rd2+ on the messages where it pays
+    /// ([`face_pays_from_blocks`]), the fastest GHASH, 16-byte tags.
     #[inline]
     pub fn new(key: &[u8]) -> Result<Gcm, Error> {
-        Gcm::with_options(key, default_backend(), FaceLevel::FASTEST, GhashImpl::fastest(), 16)
+        Gcm::with_choices(key, default_backend(), FaceLevel::FASTEST, false, GhashImpl::fastest(), 16)
     }
 
     /// With every choice explicit; an error for a bad key length, a tag length outside 12..=16,
-    /// or a backend or GHASH this CPU lacks.
+    /// or a backend or GHASH this CPU lacks. A FACE level other than `None` runs on messages
+    /// of at least CTR's [`crate::ctr::face_pays_from_blocks`] blocks.
     /// The variable-time `table` backend is an error here (see
     /// [`Gcm::with_options_variable_time`]).
     #[inline]
@@ -187,11 +220,18 @@ impl Gcm {
     /// [`Gcm::with_options`] on any backend, the variable-time `table` included.
     #[inline]
     pub fn with_options_variable_time(key: &[u8], backend: BackendKind, face: FaceLevel, ghash: GhashImpl, tag_len: usize) -> Result<Gcm, Error> {
+        Gcm::with_choices(key, backend, face, true, ghash, tag_len)
+    }
+
+    /// [`Gcm::with_options_variable_time`], and `face_asked` says whether the FACE level was
+    /// the caller's (see [`Gcm::face_pays_at`]).
+    #[inline]
+    fn with_choices(key: &[u8], backend: BackendKind, face: FaceLevel, face_asked: bool, ghash: GhashImpl, tag_len: usize) -> Result<Gcm, Error> {
         if !(12..=16).contains(&tag_len) {
             return Err(Error::InvalidTagLength(tag_len));
         }
         let ghash = ghash.check().ok_or(Error::BackendUnavailable { backend: ghash.name(), requires: ghash.requires() })?;
-        let wrap = |aes, ghash| Ok(Gcm { ghash, aes, face, tag_len });
+        let wrap = |aes, ghash| Ok(Gcm { ghash, aes, face, face_asked, tag_len });
         new_key(backend, key, ghash, wrap, |wrap| {
             let mut h = WipedBlock([0; 16]);
             let aes = AnyAes::scheduled(backend, key, Some(&mut h.0))?;
@@ -247,8 +287,10 @@ impl Gcm {
         Self::check_lengths(buf.len())?;
         let j0 = self.j0(nonce)?;
         // FACE when it is on and the message is long enough for the table to pay for itself;
-        // shorter messages run plain CTR, which is then the faster.
-        let face_pays = self.face != FaceLevel::None && buf.len() / 16 >= face_pays_from_blocks(self.aes.kind());
+        // shorter messages run plain CTR, which is then the faster. (No threshold is below
+        // `FACE_PAYS_FROM_BLOCKS`: shorter messages do not look it up.)
+        let blocks = buf.len() / 16;
+        let face_pays = self.face != FaceLevel::None && blocks >= FACE_PAYS_FROM_BLOCKS && self.face_pays_at(blocks);
         // Plain CTR on the AES-instruction backends: one indirect call to the kernel, which
         // owns the whole message. The rest is in `crypt_other`, whose stack frame (the FACE
         // table, the short-message buffers) this path does not pay for.
@@ -258,6 +300,18 @@ impl Gcm {
             return Ok(tag);
         }
         Ok(self.crypt_other(j0, face_pays, ad, buf, decrypt))
+    }
+
+    /// Whether a message of `blocks` blocks builds its FACE table: from CTR's threshold when
+    /// the level was asked for, from GCM's own ([`face_pays_from_blocks`]) under the defaults.
+    #[inline(never)]
+    fn face_pays_at(&self, blocks: usize) -> bool {
+        let from = if self.face_asked {
+            Some(crate::ctr::face_pays_from_blocks(self.aes.kind()))
+        } else {
+            face_pays_from_blocks(self.aes.kind(), self.aes.rounds())
+        };
+        from.is_some_and(|from| blocks >= from)
     }
 
     /// [`Gcm::crypt`] with FACE, or on a backend without a whole-message kernel.
@@ -474,7 +528,7 @@ impl<K: AesKeySize, N: ArraySize> KeyInit for AesGcm<K, N> {
         // The key length is fixed by the type and the defaults are available by construction.
         // (Not through `Gcm::new`: unwrapping a `Result<Gcm, _>` moved the whole key once more.)
         let ghash = GhashImpl::fastest().check().expect("the fastest GHASH is available");
-        let wrap = |aes, ghash| AesGcm { inner: Gcm { ghash, aes, face: FaceLevel::FASTEST, tag_len: 16 }, _key: PhantomData };
+        let wrap = |aes, ghash| AesGcm { inner: Gcm { ghash, aes, face: FaceLevel::FASTEST, face_asked: false, tag_len: 16 }, _key: PhantomData };
         new_key(default_backend(), key, ghash, wrap, |wrap| {
             // `h` is `Some` whenever the schedule is asked for the zero block. The fallback is
             // never taken; it keeps the expression free of a panic, whose unwinding (dropping
