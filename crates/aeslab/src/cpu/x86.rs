@@ -184,4 +184,18 @@ mod tests {
         with_features!(check);
         assert!(!super::detected("no-such-feature"));
     }
+
+    /// Full-rate zmm AES only with zmm AES, and only on an AMD core of family 0x1A or later
+    /// (read here through the standard library's CPUID).
+    #[test]
+    #[cfg_attr(miri, ignore = "Miri has no CPUID")]
+    fn zmm_aes_full_rate_only_on_amd_family_1a_with_zmm_vaes() {
+        // SAFETY (under the MSRV `__cpuid` is unsafe): CPUID leaves 0 and 1 exist on x86-64.
+        #[allow(unused_unsafe)]
+        let (leaf0, leaf1) = unsafe { (core::arch::x86_64::__cpuid(0), core::arch::x86_64::__cpuid(1)) };
+        let vendor: std::vec::Vec<u8> = [leaf0.ebx, leaf0.edx, leaf0.ecx].iter().flat_map(|w| w.to_le_bytes()).collect();
+        let family = (leaf1.eax >> 8 & 0xf) + if leaf1.eax >> 8 & 0xf == 0xf { leaf1.eax >> 20 & 0xff } else { 0 };
+        let expect = vendor == b"AuthenticAMD" && family >= 0x1a && crate::cpu::has("vaes") && crate::cpu::has("avx512f");
+        assert_eq!(crate::cpu::zmm_aes_full_rate(), expect, "{} family {family:#x}", std::string::String::from_utf8_lossy(&vendor));
+    }
 }
