@@ -342,9 +342,10 @@ impl DynCtr {
 
     /// [`DynCtr::apply_keystream`] on up to `threads` threads of rayon's global pool (made once
     /// per process and kept, so a call costs a few microseconds of hand-off rather than a
-    /// thread spawn each): the buffer is cut into contiguous pieces on block boundaries; each
-    /// piece runs on a clone of this stream sought to it, the first on the calling thread.
-    /// Needs the `std` feature.
+    /// thread spawn each): the buffer is cut into pieces of 256 KiB, which the calling thread
+    /// and clones of this stream on pool threads take one at a time, each seeking to its
+    /// piece. Buffers shorter than 512 KiB per thread run on the calling thread alone. Needs
+    /// the `std` feature.
     ///
     /// # Panics
     /// As [`DynCtr::apply_keystream`], before any thread starts.
@@ -368,6 +369,14 @@ impl DynCtr {
     }
 
     /// [`Self::apply_keystream_threaded`] on up to `threads ≥ 2` threads, the buffer checked.
+    ///
+    /// The buffer goes out in pieces of [`POOL_PIECE`] bytes, one at a time to whichever
+    /// thread asks next: this one, and clones of this stream on pool threads. A pool thread
+    /// that sleeps takes tens of microseconds to wake on a VM (on Zen 5, 40 µs or more: half
+    /// of a 4 MiB call on one thread), and with the buffer cut in fixed halves the call waited
+    /// for it. Now this thread works on until the pieces run out, and a late helper only takes
+    /// what is left. (`in_place_scope`: `scope` would move this call itself onto a pool thread
+    /// and back, two hand-offs where one suffices.)
     #[cfg(feature = "std")]
     #[inline(never)]
     fn apply_on_pool(&mut self, buf: &mut [u8], threads: usize) {
@@ -376,27 +385,39 @@ impl DynCtr {
             self.apply_unchecked(buf);
             return;
         }
-        let piece = buf.len().div_ceil(threads).div_ceil(16) * 16;
         let start = self.pos;
-        let (first, rest) = buf.split_at_mut(piece.min(buf.len()));
-        let mut offset = first.len() as u128;
-        let mut parts = Vec::with_capacity(threads - 1);
-        for chunk in rest.chunks_mut(piece) {
-            let mut part = self.clone();
-            part.seek_to(start + offset);
-            offset += chunk.len() as u128;
-            parts.push((part, chunk));
-        }
-        rayon::scope(|scope| {
-            for (mut part, chunk) in parts {
-                scope.spawn(move |_| part.apply_unchecked(chunk));
+        let len = buf.len() as u128;
+        // The pieces not yet taken, and the keystream offset of the next one.
+        let pieces = std::sync::Mutex::new((buf.chunks_mut(POOL_PIECE), 0u128));
+        let run = |stream: &mut Self| loop {
+            let (piece, offset) = {
+                // A panic elsewhere cannot leave the queue half-updated: take it anyway.
+                let mut queue = pieces.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let Some(piece) = queue.0.next() else { break };
+                let offset = queue.1;
+                queue.1 += piece.len() as u128;
+                (piece, offset)
+            };
+            stream.seek_to(start + offset);
+            stream.apply_unchecked(piece);
+        };
+        let helpers: Vec<Self> = (1..threads).map(|_| self.clone()).collect();
+        rayon::in_place_scope(|scope| {
+            for mut helper in helpers {
+                scope.spawn(move |_| run(&mut helper));
             }
-            // This stream does the first piece, and keeps what it builds (FACE's table).
-            self.apply_unchecked(first);
+            // This stream takes pieces too, and keeps what it builds (FACE's table).
+            run(self);
         });
-        self.pos = start + buf.len() as u128;
+        self.pos = start + len;
     }
 }
+
+/// The piece of a threaded call each thread takes at a time: 256 KiB, a few microseconds of
+/// keystream, so a lock per piece costs nothing beside it, and the last piece a thread ends
+/// on leaves the others idle for no longer.
+#[cfg(feature = "std")]
+const POOL_PIECE: usize = 256 * 1024;
 
 /// Plain CTR over `data` from `ctr`, cut at every wrap of the low 32 bits.
 pub(crate) fn xor_plain_cut(engine: &dyn CtrEngine, counter: Counter, ctr: u128, data: &mut [Block]) {
