@@ -8,6 +8,7 @@ use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
 use clap::Args;
 
 use crate::CliResult;
+use crate::cpu::{gcm_face_from, kib};
 use crate::markdown::table;
 use crate::progress::Progress;
 use crate::peers::gcm::{AD, NONCE, implementations, key_setups};
@@ -209,13 +210,11 @@ fn face_line(bits: u32, sizes: &[usize], cpb: &dyn Fn(&str, &str, usize) -> Opti
     if ratios.is_empty() {
         return String::new();
     }
-    let kib = |blocks: usize| format!("{} KiB", blocks * 16 / 1024);
-    let rounds = 6 + bits as usize / 32;
-    let defaults = aeslab::gcm::face_pays_from_blocks(kind, rounds).map_or("never".to_string(), kib);
     format!(
-        "- FACE on {kind}, AES-{bits}: rd2p ÷ plain {} (rd2p asked for runs FACE from {}, plain below); the defaults build the table from: {defaults}\n",
+        "- FACE on {kind}, AES-{bits}: rd2p ÷ plain {} (rd2p asked for runs FACE from {}, plain below); the defaults build the table from: {}\n",
         ratios.join(", "),
         kib(aeslab::ctr::face_pays_from_blocks(kind)),
+        gcm_face_from(kind, bits),
     )
 }
 

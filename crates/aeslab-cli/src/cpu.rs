@@ -31,14 +31,21 @@ pub struct CpuReport {
     pub face_from: String,
 }
 
+/// `blocks` 16-byte blocks in whole KiB, as the FACE thresholds are printed.
+pub fn kib(blocks: usize) -> String {
+    format!("{} KiB", blocks * 16 / 1024)
+}
+
+/// From what length AES-GCM's defaults build FACE's table on `kind` here with an AES-`bits` key
+/// (`gcm::face_pays_from_blocks`), or "never".
+pub fn gcm_face_from(kind: BackendKind, bits: u32) -> String {
+    aeslab::gcm::face_pays_from_blocks(kind, 6 + bits as usize / 32).map_or("never".into(), kib)
+}
+
 /// From what length the library's defaults build FACE's table on `kind` here: CTR streams, and
 /// AES-GCM per key size (`ctr::face_pays_from_blocks`, `gcm::face_pays_from_blocks`).
 fn face_from(kind: BackendKind) -> String {
-    let kib = |blocks: usize| format!("{} KiB", blocks * 16 / 1024);
-    let gcm: Vec<String> = [(128, 10), (192, 12), (256, 14)]
-        .iter()
-        .map(|&(bits, rounds)| format!("AES-{bits} {}", aeslab::gcm::face_pays_from_blocks(kind, rounds).map_or("never".into(), kib)))
-        .collect();
+    let gcm: Vec<String> = [128, 192, 256].iter().map(|&bits| format!("AES-{bits} {}", gcm_face_from(kind, bits))).collect();
     let rate = if aeslab::cpu::zmm_aes_full_rate() { "; zmm AES rounds at full rate" } else { "" };
     format!("CTR {}, AES-GCM {} ({kind}{rate})", kib(aeslab::ctr::face_pays_from_blocks(kind)), gcm.join(", "))
 }
