@@ -11,7 +11,7 @@ use super::{GhashImpl, POWERS};
 use super::clmul::{ClmulIsa, ClmulReg, powers_in_kernel, update_blocks};
 use crate::Block;
 use crate::simd::aarch64::{NeonAesPmull, NeonPmull};
-use crate::simd::{Isa, Kernel};
+use crate::simd::{Isa, Kernel, Reg};
 
 // The two helpers run only inside kernels entered with `neon,aes` (their callers' tokens).
 // `product` names the feature itself: aarch64's PMULL intrinsic is `#[inline(always)]` with
@@ -104,7 +104,7 @@ impl Kernel for Powers {
     #[inline(always)]
     fn run(self) -> [Block; POWERS] {
         // SAFETY: entered under `NeonPmull`, whose token the GHASH key holds.
-        unsafe { powers_in_kernel::<uint8x16_t>(self.h1) }
+        unsafe { powers_in_kernel::<uint8x16_t>(uint8x16_t::broadcast_u128(self.h1)) }
     }
 }
 

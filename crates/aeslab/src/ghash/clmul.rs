@@ -53,6 +53,25 @@ pub trait ClmulReg: Reg {
     unsafe fn from_lane0(x: Self::Lane) -> Self;
     /// `x` in every lane.
     unsafe fn broadcast_lane(x: Self::Lane) -> Self;
+    /// Each lane `p` (a byte-reversed block, as the carry-less code holds it) times x^-1: the
+    /// stored form of H from H ([`times_inverse_x`]). By default through general registers;
+    /// x86 does it in the vector register, as AES-GCM's key kernel has H in one and the powers
+    /// wait for it (the trip through general registers took about 10 cycles on Zen 5).
+    #[inline(always)]
+    unsafe fn times_inverse_x(self) -> Self {
+        unsafe {
+            let mut b = [[0u8; 16]; MAX_LANES];
+            self.store(b.as_mut_ptr());
+            if Self::LANES == 1 {
+                // Made in registers, not reloaded (see `Reg::broadcast_u128`).
+                return Self::broadcast_u128(times_inverse_x(u128::from_le_bytes(b[0])));
+            }
+            for lane in &mut b[..Self::LANES] {
+                *lane = times_inverse_x(u128::from_le_bytes(*lane)).to_le_bytes();
+            }
+            Self::load(b.as_ptr())
+        }
+    }
 }
 
 /// The unreduced product sum of a group: the low, middle and high 128-bit parts per lane.
@@ -203,8 +222,10 @@ pub(crate) unsafe fn update_blocks<V: ClmulReg>(powers: &[Block], acc: &mut Bloc
 /// The products of two registers of stored powers, lane by lane, which are again stored powers:
 /// on the stored form H^k·x^-1 a carry-less product and reduction gives `a·b·x` (the alignment
 /// the module notes describe), so (H^j·x^-1)(H^k·x^-1)·x = H^(j+k)·x^-1. By Karatsuba (three
-/// multiplies, not four): the key set-up's powers are bound by the multiplier's throughput,
-/// and within a stage `b` is the same power, so its folded halves are made once.
+/// multiplies, not four; within a stage `b` is the same power, so its folded halves are made
+/// once). The key set-up waits on these products' latency, which the schoolbook's shorter
+/// middle term would cut, but on Zen 5 the zmm powers took 77 TSC ticks a key that way
+/// against 72 by Karatsuba (2026-11-26): fewer instructions waiting on each stage.
 #[inline(always)]
 unsafe fn mul_stored<V: ClmulReg>(a: V, b: V) -> V {
     unsafe {
@@ -215,24 +236,38 @@ unsafe fn mul_stored<V: ClmulReg>(a: V, b: V) -> V {
     }
 }
 
+/// The square of a register of stored powers, lane by lane (as [`mul_stored`] of `a` by
+/// itself): the low and high halves' products only, as the cross terms cancel in
+/// characteristic 2. Two multiplies before the reduction rather than three.
+#[inline(always)]
+unsafe fn square_stored<V: ClmulReg>(a: V) -> V {
+    unsafe { reduce_lanes(Sum { lo: a.clmul_ll(a), mid: V::zero(), hi: a.clmul_hh(a) }) }
+}
+
 /// H^n … H^1 in stored form in the last `n = GROUP × LANES` slots (the powers this width's
 /// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored form. In stages: the
 /// powers in (p, 2p] are H^(k−p)·H^p for p = 1, 2, 4, …, so a stage's products are independent
 /// (log2(n) multiplies of latency rather than n − 1), and once a stage has at least `LANES` of
-/// them they go a whole register at a time (the multiplier, not the latency, bounds it).
+/// them they go a whole register at a time.
 ///
-/// Every load here reads what one earlier store wrote, from its first byte: a load that spans
-/// two stores (a register of powers written a lane at a time, or H·x^-1 written as two 8-byte
-/// halves) cannot be forwarded and waits for both to reach the cache; on Zen 3 those two loads
-/// were the hottest instructions of the GCM key set-up. So `h1` comes in a general register,
-/// the first `LANES` powers are made and put together in registers, and each register is
-/// stored whole.
+/// Latency, not the multiplier's throughput, bounds it: each stage waits for the one before,
+/// and a product is three multiplies deep with its reduction. So nothing else goes between two
+/// stages. Every power the stages multiply by is kept in every lane, made by squaring the
+/// previous one beside the stage's products: taken out of a stage's result by a lane shuffle,
+/// it put the shuffle's latency between every two stages, and the first register, made in
+/// 128-bit registers and put together lane by lane, waited for four inserts. On Zen 5 the
+/// zmm powers took 85 TSC ticks in a loop that way and 74 this way, 2026-11-26.
+///
+/// Every load here reads what one earlier store wrote, whole: a load that spans two stores
+/// cannot be forwarded and waits for both to reach the cache (on Zen 3 such loads were the
+/// hottest instructions of the GCM key set-up). So `h1` comes in a register and each register
+/// of powers is stored whole.
 ///
 /// # Safety
 /// Only inside a kernel entered under an ISA with `V`'s carry-less multiply (each GHASH's
 /// `Powers` kernel, and AES-GCM's key kernel through [`GhashKey::new_in_kernel`]).
 #[inline(always)]
-pub(crate) unsafe fn powers_in_kernel<V: ClmulReg>(h1: u128) -> [Block; POWERS] {
+pub(crate) unsafe fn powers_in_kernel<V: ClmulReg>(h1: V::Lane) -> [Block; POWERS] {
     let mut powers = [[0u8; 16]; POWERS];
     unsafe {
         debug_assert!(V::LANES <= MAX_LANES);
@@ -240,31 +275,42 @@ pub(crate) unsafe fn powers_in_kernel<V: ClmulReg>(h1: u128) -> [Block; POWERS] 
         // H^k sits at `POWERS − k`: ascending memory holds descending powers.
         let top = POWERS;
         let out = powers.as_mut_ptr();
-        // H^1 … H^LANES, one lane register each (`lane[k − 1]` = H^k).
-        let mut lane = [V::Lane::zero(); MAX_LANES];
-        lane[0] = V::Lane::broadcast_u128(h1);
-        let mut p = 1;
-        while p < V::LANES {
-            for k in p + 1..=2 * p {
-                lane[k - 1] = mul_stored(lane[k - p - 1], lane[p - 1]);
+        // The register [H^LANES, …, H^1] (`first`) and H^LANES in every lane (`hp`), from
+        // H^1 … H^LANES each in every lane (H^2 and H^4 squares), written out for the widths
+        // there are: as a loop over an array the compiler kept the array in memory.
+        let h = V::broadcast_lane(h1);
+        let (first, mut hp) = match V::LANES {
+            1 => (h, h),
+            2 => {
+                let h2 = square_stored(h);
+                (h.xor(h2.xor(h).keep_first(1)), h2)
             }
-            p *= 2;
-        }
-        // The register [H^LANES, …, H^1]: H^1 everywhere, then each lane below the last
-        // corrected by one power step (H^k ⊕ H^(k−1) in the first LANES − k + 1 lanes).
-        let mut first = V::broadcast_lane(lane[0]);
-        for k in 2..=V::LANES {
-            first = first.xor(V::broadcast_lane(lane[k - 1].xor(lane[k - 2])).keep_first(V::LANES - k + 1));
-        }
+            _ => {
+                debug_assert_eq!(V::LANES, 4);
+                let h2 = square_stored(h);
+                let h3 = mul_stored(h2, h);
+                let h4 = square_stored(h2);
+                // H^1 everywhere, then each lane below the last corrected by one power step.
+                let first = h.xor(h2.xor(h).keep_first(3)).xor(h3.xor(h2).keep_first(2)).xor(h4.xor(h3).keep_first(1));
+                (first, h4)
+            }
+        };
         first.store(out.add(top - V::LANES));
-        // Whole registers: powers k0+1 … k0+LANES from H^(k0−p+1) … H^(k0−p+LANES), all ≤ p.
+        // Whole registers: powers k0+1 … k0+LANES from H^(k0−p+1) … H^(k0−p+LANES), all ≤ p,
+        // times H^p in every lane (`hp`).
+        let mut p = V::LANES;
         while p < n {
-            let hp = V::broadcast(&*out.add(top - p));
+            let mut last = hp;
             let mut k0 = p;
             while k0 < 2 * p {
                 let x = V::load(out.add(top - (k0 - p + V::LANES)));
-                mul_stored(x, hp).store(out.add(top - (k0 + V::LANES)));
+                last = mul_stored(x, hp);
+                last.store(out.add(top - (k0 + V::LANES)));
                 k0 += V::LANES;
+            }
+            if 2 * p < n {
+                // With one lane the stage's last product is H^p·H^p already.
+                hp = if V::LANES == 1 { last } else { square_stored(hp) };
             }
             p *= 2;
         }
@@ -283,9 +329,10 @@ impl GhashKey {
     #[inline(always)]
     pub(crate) unsafe fn new_in_kernel<V: ClmulReg>(h: &Block, imp: Available) -> GhashKey {
         debug_assert_eq!(imp.imp.powers_used(), GROUP * V::LANES);
-        let h = u128::from_be_bytes(*h);
-        // SAFETY: the caller runs under `V`'s carry-less multiply.
-        GhashKey { h, powers: unsafe { powers_in_kernel::<V>(times_inverse_x(h)) }, imp: imp.imp, clmul: imp.clmul }
+        // SAFETY: the caller runs under `V`'s carry-less multiply; `h` is 16 bytes.
+        let h1 = unsafe { V::Lane::load(h).byte_reverse().times_inverse_x() };
+        // SAFETY: as above.
+        GhashKey { h: u128::from_be_bytes(*h), powers: unsafe { powers_in_kernel::<V>(h1) }, imp: imp.imp, clmul: imp.clmul }
     }
 }
 

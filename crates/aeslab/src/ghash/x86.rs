@@ -9,10 +9,11 @@ use super::{GhashImpl, POWERS};
 use super::clmul::{ClmulIsa, ClmulReg, powers_in_kernel, update_blocks};
 use crate::Block;
 use crate::simd::x86::{AesNiPclmul, Pclmul, VaesVpclmulYmm, VaesVpclmulZmm, VpclmulYmm, VpclmulZmm};
-use crate::simd::{BlockIsa, Isa, Kernel};
+use crate::simd::{BlockIsa, Isa, Kernel, Reg};
 
 macro_rules! clmul_vec {
     ($ty:ty, $clmul:ident, $shuffle32:ident, $set1_64:ident, $unpacklo:ident,
+     shifts: $slli64:ident $srli64:ident $bslli:ident $srai32:ident, $and:ident,
      fold: |$f:ident| $fold:expr, lane0: |$x:ident| $lane0:expr, bcast: |$b:ident| $bcast:expr) => {
         // SAFETY (all methods): the caller holds a token of an ISA with this register's
         // carry-less multiply (the `ClmulIsa`s below: PCLMULQDQ and SSSE3 for xmm, VPCLMULQDQ
@@ -63,18 +64,33 @@ macro_rules! clmul_vec {
             unsafe fn broadcast_lane($b: __m128i) -> Self {
                 unsafe { $bcast }
             }
+            /// `(p << 1) ⊕ (g's constant if p's bit 127 was set)` per lane, in the register:
+            /// the 128-bit shift from two 64-bit shifts and the low qword's carry moved up, the
+            /// mask from bit 127's sign spread to every dword. No branch, no table.
+            #[inline(always)]
+            unsafe fn times_inverse_x(self) -> Self {
+                unsafe {
+                    let shifted = $slli64::<1>(self).xor($bslli::<8>($srli64::<63>(self)));
+                    let carry = $shuffle32::<0xff>($srai32::<31>(self));
+                    let g = Self::broadcast_u128(0xc200_0000_0000_0000_0000_0000_0000_0001);
+                    shifted.xor($and(carry, g))
+                }
+            }
         }
     };
 }
 
 clmul_vec!(__m128i, _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_set1_epi64x, _mm_unpacklo_epi64,
+    shifts: _mm_slli_epi64 _mm_srli_epi64 _mm_bslli_si128 _mm_srai_epi32, _mm_and_si128,
     fold: |v| v, lane0: |x| x, bcast: |x| x);
 
 clmul_vec!(__m256i, _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_set1_epi64x, _mm256_unpacklo_epi64,
+    shifts: _mm256_slli_epi64 _mm256_srli_epi64 _mm256_bslli_epi128 _mm256_srai_epi32, _mm256_and_si256,
     fold: |v| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)),
     lane0: |x| _mm256_zextsi128_si256(x), bcast: |x| _mm256_broadcastsi128_si256(x));
 
 clmul_vec!(__m512i, _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_epi64, _mm512_unpacklo_epi64,
+    shifts: _mm512_slli_epi64 _mm512_srli_epi64 _mm512_bslli_epi128 _mm512_srai_epi32, _mm512_and_si512,
     fold: |v| _mm_xor_si128(
         _mm_xor_si128(_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32::<1>(v)),
         _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
@@ -117,7 +133,7 @@ impl<I: ClmulIsa> Kernel for Powers<I> {
     #[inline(always)]
     fn run(self) -> [Block; POWERS] {
         // SAFETY: entered under `I`, whose token the GHASH key holds.
-        unsafe { powers_in_kernel::<<I as BlockIsa>::Reg>(self.h1) }
+        unsafe { powers_in_kernel::<<I as BlockIsa>::Reg>(<<I as BlockIsa>::Reg as ClmulReg>::Lane::broadcast_u128(self.h1)) }
     }
 }
 
@@ -160,5 +176,59 @@ impl Carryless {
             Carryless::Ymm(t) => t.enter_in_place(Powers::<VpclmulYmm> { h1, isa: PhantomData }),
             Carryless::Zmm(t) => t.enter_in_place(Powers::<VpclmulZmm> { h1, isa: PhantomData }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ghash::GhashKey;
+
+    /// AES-GCM's key kernel path: H·x^-1 made in the vector register, then the powers.
+    struct InKernel<I> {
+        h: Block,
+        imp: GhashImpl,
+        isa: core::marker::PhantomData<I>,
+    }
+
+    impl<I: ClmulIsa> Kernel for InKernel<I> {
+        type Output = GhashKey;
+        fn run(self) -> GhashKey {
+            let available = self.imp.check().expect("the test enters only where the CPU has it");
+            // SAFETY: entered under `I`, the ISA of `imp`'s width.
+            unsafe { GhashKey::new_in_kernel::<<I as BlockIsa>::Reg>(&self.h, available) }
+        }
+    }
+
+    /// The in-kernel key (H·x^-1 by vector shifts, the powers from it) equals the key made
+    /// through general registers, on every width this CPU has, for an H whose x^0 coefficient
+    /// (the first byte's top bit) is set, so the reduction of H·x^-1 applies, and one where it
+    /// is clear.
+    #[test]
+    fn in_kernel_key_equals_the_general_register_key() {
+        use core::marker::PhantomData;
+        let hs: [Block; 3] = [
+            [0x80, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0x01],
+            [0x7f, 0xee, 0xdd, 0xcc, 0xbb, 0xaa, 0x99, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x80],
+            [0xff; 16],
+        ];
+        let carryless = [GhashImpl::Pclmul, GhashImpl::Vpclmul256, GhashImpl::Vpclmul512];
+        let mut runs = 0;
+        for h in hs {
+            for imp in carryless {
+                let Some(available) = imp.check() else { continue };
+                let expected = GhashKey::new(&h, available);
+                let got = match Carryless::detect(imp) {
+                    Some(Carryless::Xmm(t)) => t.enter(InKernel::<Pclmul> { h, imp, isa: PhantomData }),
+                    Some(Carryless::Ymm(t)) => t.enter(InKernel::<VpclmulYmm> { h, imp, isa: PhantomData }),
+                    Some(Carryless::Zmm(t)) => t.enter(InKernel::<VpclmulZmm> { h, imp, isa: PhantomData }),
+                    None => continue,
+                };
+                assert_eq!(got.powers(), expected.powers(), "{}: {h:02x?}", imp.name());
+                runs += 1;
+            }
+        }
+        // Every width the CPU has ran the kernel path (none on the emulated CPUs without it).
+        assert_eq!(runs, hs.len() * carryless.iter().filter(|imp| imp.check().is_some()).count());
     }
 }
