@@ -99,36 +99,6 @@ unsafe fn prefix_xor(w: __m128i) -> __m128i {
     }
 }
 
-/// One AES-128 step: the next round key from `k`. AESKEYGENASSIST puts
-/// `RotWord(SubWord(w3)) ⊕ Rcon` in word 3 (its S-box is the AES unit's: constant time), and
-/// the shuffle copies it to every word.
-#[inline(always)]
-unsafe fn step_128<const RCON: i32>(k: __m128i) -> __m128i {
-    unsafe {
-        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(k));
-        _mm_xor_si128(prefix_xor(k), t)
-    }
-}
-
-/// One AES-256 step for the even round keys: `RotWord(SubWord(last word of odd)) ⊕ Rcon`.
-#[inline(always)]
-unsafe fn step_256_even<const RCON: i32>(even: __m128i, odd: __m128i) -> __m128i {
-    unsafe {
-        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(odd));
-        _mm_xor_si128(prefix_xor(even), t)
-    }
-}
-
-/// One AES-256 step for the odd round keys: `SubWord(last word of even)`, no rotation or
-/// Rcon (word 2 of AESKEYGENASSIST's result).
-#[inline(always)]
-unsafe fn step_256_odd(odd: __m128i, even: __m128i) -> __m128i {
-    unsafe {
-        let t = _mm_shuffle_epi32::<0xaa>(_mm_aeskeygenassist_si128::<0>(even));
-        _mm_xor_si128(prefix_xor(odd), t)
-    }
-}
-
 /// A schedule being made: the round keys, stored as they are made, and the all-zero block
 /// run through them (AES-GCM's hash key H). Each AESENC on that block waits only for the key
 /// it uses, so the ten to fourteen of them fill the schedule's own dependency chain rather than
@@ -198,67 +168,154 @@ impl<'a, const WIDE: bool> Made<'a, WIDE> {
     }
 }
 
-/// Steps of a schedule with their Rcon as immediates (AESKEYGENASSIST takes no register
-/// operand for it), each round key stored as it is made.
-macro_rules! schedule_steps {
-    ($out:ident; $($round:literal: $k:ident = $step:expr;)*) => {
-        $( $k = $step; $out.store($round, $k); )*
-    };
+/// RotWord `n` times (`n` mod 4) on every word: a rotation right by 8n bits, as a byte shuffle.
+/// (`n` is a constant at every call: the match folds.)
+#[inline(always)]
+unsafe fn rot_words(x: __m128i, n: isize) -> __m128i {
+    unsafe {
+        match n.rem_euclid(4) {
+            0 => x,
+            1 => _mm_shuffle_epi8(x, _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12)),
+            2 => _mm_shuffle_epi8(x, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13)),
+            _ => _mm_shuffle_epi8(x, _mm_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14)),
+        }
+    }
 }
 
-/// The AES-128 schedule in one register: ten dependent steps of about 6 cycles.
+/// Rcon for the first word of the key schedule's `i`-th Nk-word block (i ≥ 1).
+const RCON: [i32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
+
+/// The AES-128 (`NK` = 4) or AES-256 (`NK` = 8) schedule being made as one chain of
+/// AESENCLAST, one a round key, with nothing else on it.
+///
+/// Why: through AESKEYGENASSIST each round key waits for the one before through the S-box, a
+/// shuffle and XORs, and on Zen 5 a step took about 9 cycles (the AES unit's result crosses to
+/// the shuffle and back each time), 10 × 9 before AES-GCM's H could start its powers. Here a
+/// step is the S-box alone, 4 cycles.
+///
+/// How. Let u_n be the last word of round key n. The schedule is linear in the S-box outputs,
+/// and for either key length
+///   u_n = S(RotWord^e(u_{n−1})) ⊕ u_{n−NK} ⊕ Rcon,
+/// with e = 1 and Rcon where FIPS-197 rotates (every step of AES-128; the even round keys of
+/// AES-256) and e = 0, no Rcon, at AES-256's odd ones. (Each key register is the running XOR
+/// of the one `NK/4` before it plus the S-box word, so the XOR of its words is the last word of
+/// the register 3·NK/4 before it — that is the u_{n−NK}, a whole key length back.) SubWord
+/// commutes with RotWord, so carrying y_n = RotWord^(a_n)(u_n), with a_n falling by one at each
+/// rotating step, takes the rotation off the chain:
+///   y_n = S(y_{n−1}) ⊕ y_{n−NK} ⊕ RotWord^(a_n)(Rcon),
+/// as RotWord^4 is the identity and a falls by 4 over NK steps. With y in all four columns,
+/// ShiftRows moves nothing, so AESENCLAST(y_{n−1}, y_{n−NK} ⊕ c_n) is y_n in every column: one
+/// instruction on the chain, its key operand made long before.
+///
+/// Each round key is then four XORs of last words of its register family (stride s = NK/4):
+/// [u_{n−3s} ⊕ u_{n−2s} ⊕ u_{n−s} ⊕ u_n, u_{n−2s} ⊕ u_n, u_{n−s} ⊕ u_n, u_n], off the chain.
+/// The key's own registers give the u before round key s, as the same combinations solved
+/// backwards. Every step is a fixed sequence of instructions on the key's bits: constant time
+/// (the S-box is the AES unit's).
+///
+/// The steps are called with literal indices (the `sbox_chain!` lists): as a loop, the compiler
+/// kept `u` and `y` in memory and the rotations behind a jump table.
+struct SboxChain<const NK: usize> {
+    /// u_n and y_n in every word, for n from `STRIDE − NK` (the first the key implies) to the
+    /// last round, at index n + NK − STRIDE.
+    u: [__m128i; 21],
+    y: [__m128i; 21],
+}
+
+impl<const NK: usize> SboxChain<NK> {
+    const STRIDE: isize = (NK / 4) as isize;
+
+    #[inline(always)]
+    fn at(n: isize) -> usize {
+        (n + NK as isize - Self::STRIDE) as usize
+    }
+
+    /// The exponent a_n of y_n = RotWord^(a_n)(u_n).
+    #[inline(always)]
+    fn rot_of(n: isize) -> isize {
+        if NK == 4 { 1 - n } else { -n.div_euclid(2) }
+    }
+
+    #[inline(always)]
+    unsafe fn new() -> Self {
+        unsafe { SboxChain { u: [_mm_setzero_si128(); 21], y: [_mm_setzero_si128(); 21] } }
+    }
+
+    /// The key's register `f` (round key f < STRIDE): stored, and the u it implies.
+    #[inline(always)]
+    unsafe fn key_register<const WIDE: bool>(&mut self, out: &mut Made<WIDE>, key: &[u8], f: isize) {
+        unsafe {
+            let k = _mm_loadu_si128(key.as_ptr().add(16 * f as usize).cast());
+            out.store(f as usize, k);
+            // [a0, a1, a2, a3] = [u_{f−3s} ⊕ u_{f−2s} ⊕ u_{f−s} ⊕ u_f, u_{f−2s} ⊕ u_f, u_{f−s} ⊕ u_f, u_f].
+            let a3 = _mm_shuffle_epi32::<0xff>(k);
+            let a2 = _mm_shuffle_epi32::<0xaa>(k);
+            let a1 = _mm_shuffle_epi32::<0x55>(k);
+            let a0 = _mm_shuffle_epi32::<0x00>(k);
+            let s = Self::STRIDE;
+            let implied = [(f, a3), (f - s, _mm_xor_si128(a2, a3)), (f - 2 * s, _mm_xor_si128(a1, a3)), (f - 3 * s, _mm_xor_si128(_mm_xor_si128(a0, a1), _mm_xor_si128(a2, a3)))];
+            for (n, u) in implied {
+                self.u[Self::at(n)] = u;
+                self.y[Self::at(n)] = rot_words(u, Self::rot_of(n));
+            }
+        }
+    }
+
+    /// Round key `n` (STRIDE ≤ n ≤ rounds): one AESENCLAST on the chain, then the key from
+    /// the last words.
+    #[inline(always)]
+    unsafe fn step<const WIDE: bool>(&mut self, out: &mut Made<WIDE>, n: isize) {
+        unsafe {
+            let rcon = match NK {
+                4 => Some(RCON[n as usize - 1]),
+                _ if n % 2 == 0 => Some(RCON[n as usize / 2 - 1]),
+                _ => None,
+            };
+            let mut k = self.y[Self::at(n - NK as isize)];
+            if let Some(rcon) = rcon {
+                k = _mm_xor_si128(k, rot_words(_mm_set1_epi32(rcon), Self::rot_of(n)));
+            }
+            let y = _mm_aesenclast_si128(self.y[Self::at(n - 1)], k);
+            let u = rot_words(y, -Self::rot_of(n));
+            self.y[Self::at(n)] = y;
+            self.u[Self::at(n)] = u;
+            let s = Self::STRIDE;
+            let older = _mm_xor_si128(
+                _mm_xor_si128(
+                    _mm_and_si128(self.u[Self::at(n - s)], _mm_setr_epi32(-1, 0, -1, 0)),
+                    _mm_and_si128(self.u[Self::at(n - 2 * s)], _mm_setr_epi32(-1, -1, 0, 0)),
+                ),
+                _mm_and_si128(self.u[Self::at(n - 3 * s)], _mm_setr_epi32(-1, 0, 0, 0)),
+            );
+            out.store(n as usize, _mm_xor_si128(older, u));
+        }
+    }
+}
+
+/// A schedule by [`SboxChain`]: the key's registers, then the chain's steps, each index a
+/// literal.
+macro_rules! sbox_chain {
+    ($nk:literal, $rounds:literal, $key:ident, $zero_block:ident; key: $($f:literal)*; steps: $($n:literal)*) => {{
+        let mut keys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: $rounds };
+        let mut out = Made::<WIDE>::new(&mut keys);
+        let mut chain = SboxChain::<$nk>::new();
+        $( chain.key_register(&mut out, $key, $f); )*
+        $( chain.step(&mut out, $n); )*
+        out.finish($zero_block);
+        keys
+    }};
+}
+
+/// The AES-128 schedule: ten steps of one AESENCLAST each ([`SboxChain`]).
 #[inline(always)]
 unsafe fn expand_128<const WIDE: bool>(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
-    unsafe {
-        let mut keys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 10 };
-        let mut out = Made::<WIDE>::new(&mut keys);
-        let mut k = _mm_loadu_si128(key.as_ptr().cast());
-        out.store(0, k);
-        schedule_steps!(out;
-            1: k = step_128::<0x01>(k);
-            2: k = step_128::<0x02>(k);
-            3: k = step_128::<0x04>(k);
-            4: k = step_128::<0x08>(k);
-            5: k = step_128::<0x10>(k);
-            6: k = step_128::<0x20>(k);
-            7: k = step_128::<0x40>(k);
-            8: k = step_128::<0x80>(k);
-            9: k = step_128::<0x1b>(k);
-            10: k = step_128::<0x36>(k);
-        );
-        out.finish(zero_block);
-        keys
-    }
+    unsafe { sbox_chain!(4, 10, key, zero_block; key: 0; steps: 1 2 3 4 5 6 7 8 9 10) }
 }
 
-/// The AES-256 schedule in two registers (the even and odd round keys).
+/// The AES-256 schedule: thirteen steps of one AESENCLAST each ([`SboxChain`]).
 #[inline(always)]
 unsafe fn expand_256<const WIDE: bool>(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
-    unsafe {
-        let mut keys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: 14 };
-        let mut out = Made::<WIDE>::new(&mut keys);
-        let mut even = _mm_loadu_si128(key.as_ptr().cast());
-        let mut odd = _mm_loadu_si128(key.as_ptr().add(16).cast());
-        out.store(0, even);
-        out.store(1, odd);
-        schedule_steps!(out;
-            2: even = step_256_even::<0x01>(even, odd);
-            3: odd = step_256_odd(odd, even);
-            4: even = step_256_even::<0x02>(even, odd);
-            5: odd = step_256_odd(odd, even);
-            6: even = step_256_even::<0x04>(even, odd);
-            7: odd = step_256_odd(odd, even);
-            8: even = step_256_even::<0x08>(even, odd);
-            9: odd = step_256_odd(odd, even);
-            10: even = step_256_even::<0x10>(even, odd);
-            11: odd = step_256_odd(odd, even);
-            12: even = step_256_even::<0x20>(even, odd);
-            13: odd = step_256_odd(odd, even);
-            14: even = step_256_even::<0x40>(even, odd);
-        );
-        out.finish(zero_block);
-        keys
-    }
+    unsafe { sbox_chain!(8, 14, key, zero_block; key: 0 1; steps: 2 3 4 5 6 7 8 9 10 11 12 13 14) }
 }
 
 /// One AES-192 step: the next six words from the last six, held as `a` = w0..w3 and `b` = w4,
