@@ -146,6 +146,17 @@ fn key_setup(c: &mut Criterion) {
         ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(&ring::aead::AES_128_GCM, black_box(&key)).unwrap())
     });
     g.finish();
+
+    let key = [0x2bu8; 32];
+    let mut g = c.benchmark_group("key-setup-256");
+    in_place(&mut g, "aeslab Aes256", || aeslab::Aes256::new(black_box(&key.into())));
+    in_place(&mut g, "aes 0.9 Aes256", || aes09::Aes256::new(black_box(&key.into())));
+    in_place(&mut g, "aeslab Aes256Gcm", || aeslab::gcm::Aes256Gcm::new(black_box(&key.into())));
+    in_place(&mut g, "aes-gcm 0.11 Aes256Gcm", || aes_gcm011::Aes256Gcm::new(black_box(&key.into())));
+    in_place(&mut g, "ring 0.17 AES_256_GCM", || {
+        ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(&ring::aead::AES_256_GCM, black_box(&key)).unwrap())
+    });
+    g.finish();
 }
 
 criterion_group!(benches, key_setup, gcm, ctr);
