@@ -135,28 +135,25 @@ fn in_place<T>(g: &mut BenchmarkGroup<'_, WallTime>, name: &str, make: impl Fn()
     });
 }
 
-fn key_setup(c: &mut Criterion) {
-    let key = [0x2bu8; 16];
-    let mut g = c.benchmark_group("key-setup-128");
-    in_place(&mut g, "aeslab Aes128", || aeslab::Aes128::new(black_box(&key.into())));
-    in_place(&mut g, "aes 0.9 Aes128", || aes09::Aes128::new(black_box(&key.into())));
-    in_place(&mut g, "aeslab Aes128Gcm", || aeslab::gcm::Aes128Gcm::new(black_box(&key.into())));
-    in_place(&mut g, "aes-gcm 0.11 Aes128Gcm", || aes_gcm011::Aes128Gcm::new(black_box(&key.into())));
-    in_place(&mut g, "ring 0.17 AES_128_GCM", || {
-        ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(&ring::aead::AES_128_GCM, black_box(&key)).unwrap())
-    });
-    g.finish();
+/// One key-setup group: the block cipher against aes 0.9, AES-GCM against aes-gcm 0.11 and ring.
+macro_rules! key_setup_group {
+    ($c:expr, $bits:literal, $bytes:literal, $aes:ident, $gcm:ident, $ring:ident) => {{
+        let key = [0x2bu8; $bytes];
+        let mut g = $c.benchmark_group(concat!("key-setup-", $bits));
+        in_place(&mut g, concat!("aeslab ", stringify!($aes)), || aeslab::$aes::new(black_box(&key.into())));
+        in_place(&mut g, concat!("aes 0.9 ", stringify!($aes)), || aes09::$aes::new(black_box(&key.into())));
+        in_place(&mut g, concat!("aeslab ", stringify!($gcm)), || aeslab::gcm::$gcm::new(black_box(&key.into())));
+        in_place(&mut g, concat!("aes-gcm 0.11 ", stringify!($gcm)), || aes_gcm011::$gcm::new(black_box(&key.into())));
+        in_place(&mut g, concat!("ring 0.17 ", stringify!($ring)), || {
+            ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(&ring::aead::$ring, black_box(&key)).unwrap())
+        });
+        g.finish();
+    }};
+}
 
-    let key = [0x2bu8; 32];
-    let mut g = c.benchmark_group("key-setup-256");
-    in_place(&mut g, "aeslab Aes256", || aeslab::Aes256::new(black_box(&key.into())));
-    in_place(&mut g, "aes 0.9 Aes256", || aes09::Aes256::new(black_box(&key.into())));
-    in_place(&mut g, "aeslab Aes256Gcm", || aeslab::gcm::Aes256Gcm::new(black_box(&key.into())));
-    in_place(&mut g, "aes-gcm 0.11 Aes256Gcm", || aes_gcm011::Aes256Gcm::new(black_box(&key.into())));
-    in_place(&mut g, "ring 0.17 AES_256_GCM", || {
-        ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(&ring::aead::AES_256_GCM, black_box(&key)).unwrap())
-    });
-    g.finish();
+fn key_setup(c: &mut Criterion) {
+    key_setup_group!(c, 128, 16, Aes128, Aes128Gcm, AES_128_GCM);
+    key_setup_group!(c, 256, 32, Aes256, Aes256Gcm, AES_256_GCM);
 }
 
 criterion_group!(benches, key_setup, gcm, ctr);

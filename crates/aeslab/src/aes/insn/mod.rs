@@ -50,9 +50,10 @@ pub trait AesRound: Reg {
     unsafe fn sub_word(w: u32) -> u32;
     /// InvMixColumns of one block (AESIMC), for the decryption keys.
     unsafe fn inv_mix_columns(b: &Block) -> Block;
-    /// The whole encryption key schedule kept in one register, where the ISA has an
-    /// instruction for a schedule step (x86's AESKEYGENASSIST): about 60 cycles for AES-128
-    /// against about 300 for the word-wise schedule through general registers. `None` leaves
+    /// The whole encryption key schedule kept in registers, where the ISA's S-box can run a
+    /// schedule step there (x86: AES-128 and AES-256 as one AESENCLAST chain, AES-192 by
+    /// AESKEYGENASSIST): about 40 to 90 cycles for AES-128 against about 300 for the word-wise
+    /// schedule through general registers. `None` leaves
     /// the key length (or ISA) to [`key_schedule::expand`] with [`AesRound::sub_word`].
     /// With `zero_block`, the all-zero block encrypted under the new keys goes there too
     /// (AES-GCM's H), run through the rounds as their keys are made.
@@ -303,8 +304,8 @@ impl<I: AesIsa> Kernel for FirstRounds<'_, I> {
     }
 }
 
-/// The key schedule with the AES instructions: AESKEYGENASSIST where the ISA has it, else the
-/// word-wise schedule with its SubWord, and the key object handed to `wrap` in the same call
+/// The key schedule with the AES instructions: in registers where the ISA has it
+/// ([`AesRound::expand_key`]), else the word-wise schedule with its SubWord, and the key object handed to `wrap` in the same call
 /// (see [`Backend::schedule_wrapped`]). The key length is checked before, so the kernel makes
 /// the schedule itself, which the compiler then writes straight into the caller's object:
 /// wrapped in a `Result`, written through a reference, or wrapped in the caller's enum after

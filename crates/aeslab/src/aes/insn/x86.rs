@@ -127,8 +127,8 @@ impl<'a, const WIDE: bool> Made<'a, WIDE> {
     }
 
     /// Round key `round`, stored whole (or with its pair), and the zero block through its
-    /// round. (`round` is a literal at every call: the branches fold away and nothing here
-    /// depends on the key.)
+    /// round. (`round` is a constant at every call, a literal or a step's literal index: the
+    /// branches fold away and nothing here depends on the key.)
     #[inline(always)]
     unsafe fn store(&mut self, round: usize, k: __m128i) {
         unsafe {
