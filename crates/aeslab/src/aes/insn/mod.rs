@@ -53,8 +53,8 @@ pub trait AesRound: Reg {
     /// The whole encryption key schedule kept in registers, where the ISA's S-box can run a
     /// schedule step there (x86: AES-128 and AES-256 as one AESENCLAST chain, AES-192 by
     /// AESKEYGENASSIST): about 40 to 90 cycles for AES-128 against about 300 for the word-wise
-    /// schedule through general registers. `None` leaves
-    /// the key length (or ISA) to [`key_schedule::expand`] with [`AesRound::sub_word`].
+    /// schedule through general registers. `None` leaves the key length (or ISA) to
+    /// [`key_schedule::expand`] with [`AesRound::sub_word`].
     /// With `zero_block`, the all-zero block encrypted under the new keys goes there too
     /// (AES-GCM's H), run through the rounds as their keys are made.
     unsafe fn expand_key(_key: &[u8], _zero_block: Option<&mut Block>) -> Option<RoundKeys> {
@@ -305,11 +305,12 @@ impl<I: AesIsa> Kernel for FirstRounds<'_, I> {
 }
 
 /// The key schedule with the AES instructions: in registers where the ISA has it
-/// ([`AesRound::expand_key`]), else the word-wise schedule with its SubWord, and the key object handed to `wrap` in the same call
-/// (see [`Backend::schedule_wrapped`]). The key length is checked before, so the kernel makes
-/// the schedule itself, which the compiler then writes straight into the caller's object:
-/// wrapped in a `Result`, written through a reference, or wrapped in the caller's enum after
-/// the call, it was copied again on its way up to `Aes::new` (more time than computing it).
+/// ([`AesRound::expand_key`]), else the word-wise schedule with its SubWord, and the key object
+/// handed to `wrap` in the same call (see [`Backend::schedule_wrapped`]). The key length is
+/// checked before, so the kernel makes the schedule itself, which the compiler then writes
+/// straight into the caller's object: wrapped in a `Result`, written through a reference, or
+/// wrapped in the caller's enum after the call, it was copied again on its way up to `Aes::new`
+/// (more time than computing it).
 ///
 /// With `ZERO_BLOCK`, also the all-zero block's encryption into `zero_block` (AES-GCM's H). A
 /// const parameter, so that the kernel a plain key set-up enters is compiled without the

@@ -190,7 +190,7 @@ unsafe fn rot_words(x: __m128i, n: isize) -> __m128i {
 /// `Aes256Gcm::new` in criterion 64.4 → 58.4 ns on Zen 5 (2026-11-26). (Miri runs no inline
 /// assembly; there the loads may fold.)
 #[inline(always)]
-unsafe fn key_register(key: &[u8], f: usize) -> __m128i {
+unsafe fn load_key_block(key: &[u8], f: usize) -> __m128i {
     unsafe {
         #[allow(unused_mut)] // Mutated only by the barrier.
         let mut k = _mm_loadu_si128(key.as_ptr().add(16 * f).cast());
@@ -216,9 +216,10 @@ const RCON: [i32; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0
 /// and for either key length
 ///   u_n = S(RotWord^e(u_{n−1})) ⊕ u_{n−NK} ⊕ Rcon,
 /// with e = 1 and Rcon where FIPS-197 rotates (every step of AES-128; the even round keys of
-/// AES-256) and e = 0, no Rcon, at AES-256's odd ones. (Each key register is the running XOR
-/// of the one `NK/4` before it plus the S-box word, so the XOR of its words is the last word of
-/// the register 3·NK/4 before it — that is the u_{n−NK}, a whole key length back.) SubWord
+/// AES-256) and e = 0, no Rcon, at AES-256's odd ones. (Round key n is the running XOR of
+/// round key n − s, s = NK/4, plus the S-box word; so the XOR of the four words of any round
+/// key is the last word of the one 3s before it, and for round key n − s that is u_{n−4s} =
+/// u_{n−NK}, a whole key length back.) SubWord
 /// commutes with RotWord, so carrying y_n = RotWord^(a_n)(u_n), with a_n falling by one at each
 /// rotating step, takes the rotation off the chain:
 ///   y_n = S(y_{n−1}) ⊕ y_{n−NK} ⊕ RotWord^(a_n)(Rcon),
@@ -264,7 +265,7 @@ impl<const NK: usize> SboxChain<NK> {
     #[inline(always)]
     unsafe fn key_register<const WIDE: bool>(&mut self, out: &mut Made<WIDE>, key: &[u8], f: isize) {
         unsafe {
-            let k = key_register(key, f as usize);
+            let k = load_key_block(key, f as usize);
             out.store(f as usize, k);
             // [a0, a1, a2, a3] = [u_{f−3s} ⊕ u_{f−2s} ⊕ u_{f−s} ⊕ u_f, u_{f−2s} ⊕ u_f, u_{f−s} ⊕ u_f, u_f].
             let a3 = _mm_shuffle_epi32::<0xff>(k);
