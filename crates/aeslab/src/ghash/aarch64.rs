@@ -7,7 +7,7 @@
 
 use core::arch::aarch64::*;
 
-use super::{GhashImpl, POWERS};
+use super::{GhashImpl, POWERS, times_inverse_x};
 use super::clmul::{ClmulIsa, ClmulReg, powers_in_kernel, update_blocks};
 use crate::Block;
 use crate::simd::aarch64::{NeonAesPmull, NeonPmull};
@@ -71,6 +71,14 @@ impl ClmulReg for uint8x16_t {
     #[inline(always)]
     unsafe fn broadcast_lane(x: Self) -> Self {
         x
+    }
+    #[inline(always)]
+    unsafe fn times_inverse_x(self) -> Self {
+        unsafe {
+            let q = qwords(self);
+            let p = (u128::from(vgetq_lane_u64::<1>(q)) << 64) | u128::from(vgetq_lane_u64::<0>(q));
+            Self::broadcast_u128(times_inverse_x(p))
+        }
     }
 }
 

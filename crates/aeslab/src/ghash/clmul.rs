@@ -19,7 +19,7 @@
 
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
-use super::{Available, GhashKey, POWERS, times_inverse_x};
+use super::{Available, GhashKey, POWERS};
 use crate::Block;
 use crate::simd::{BlockIsa, MAX_LANES, Reg};
 
@@ -54,24 +54,11 @@ pub trait ClmulReg: Reg {
     /// `x` in every lane.
     unsafe fn broadcast_lane(x: Self::Lane) -> Self;
     /// Each lane `p` (a byte-reversed block, as the carry-less code holds it) times x^-1: the
-    /// stored form of H from H ([`times_inverse_x`]). By default through general registers;
-    /// x86 does it in the vector register, as AES-GCM's key kernel has H in one and the powers
-    /// wait for it (the trip through general registers took about 10 cycles on Zen 5).
-    #[inline(always)]
-    unsafe fn times_inverse_x(self) -> Self {
-        unsafe {
-            let mut b = [[0u8; 16]; MAX_LANES];
-            self.store(b.as_mut_ptr());
-            if Self::LANES == 1 {
-                // Made in registers, not reloaded (see `Reg::broadcast_u128`).
-                return Self::broadcast_u128(times_inverse_x(u128::from_le_bytes(b[0])));
-            }
-            for lane in &mut b[..Self::LANES] {
-                *lane = times_inverse_x(u128::from_le_bytes(*lane)).to_le_bytes();
-            }
-            Self::load(b.as_ptr())
-        }
-    }
+    /// stored form of H from H ([`super::times_inverse_x`]). x86 does it in the vector
+    /// register, as AES-GCM's key kernel has H in one and the powers wait for it (the trip
+    /// through general registers took about 10 cycles on Zen 5); aarch64 through general
+    /// registers.
+    unsafe fn times_inverse_x(self) -> Self;
 }
 
 /// The unreduced product sum of a group: the low, middle and high 128-bit parts per lane.

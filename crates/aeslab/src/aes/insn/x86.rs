@@ -315,8 +315,8 @@ impl<const NK: usize> SboxChain<NK> {
 /// A schedule by [`SboxChain`]: the key's registers, then the chain's steps, each index a
 /// literal.
 macro_rules! sbox_chain {
-    ($nk:literal, $rounds:literal, $key:ident, $zero_block:ident; key: $($f:literal)*; steps: $($n:literal)*) => {{
-        let mut keys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: $rounds };
+    ($nk:literal, $key:ident, $zero_block:ident; key: $($f:literal)*; steps: $($n:literal)*) => {{
+        let mut keys = RoundKeys { keys: [[0u8; 16]; MAX_ROUNDS + 1], rounds: $nk + 6 };
         let mut out = Made::<WIDE>::new(&mut keys);
         let mut chain = SboxChain::<$nk>::new();
         $( chain.key_register(&mut out, $key, $f); )*
@@ -329,13 +329,13 @@ macro_rules! sbox_chain {
 /// The AES-128 schedule: ten steps of one AESENCLAST each ([`SboxChain`]).
 #[inline(always)]
 unsafe fn expand_128<const WIDE: bool>(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
-    unsafe { sbox_chain!(4, 10, key, zero_block; key: 0; steps: 1 2 3 4 5 6 7 8 9 10) }
+    unsafe { sbox_chain!(4, key, zero_block; key: 0; steps: 1 2 3 4 5 6 7 8 9 10) }
 }
 
 /// The AES-256 schedule: thirteen steps of one AESENCLAST each ([`SboxChain`]).
 #[inline(always)]
 unsafe fn expand_256<const WIDE: bool>(key: &[u8], zero_block: Option<&mut Block>) -> RoundKeys {
-    unsafe { sbox_chain!(8, 14, key, zero_block; key: 0 1; steps: 2 3 4 5 6 7 8 9 10 11 12 13 14) }
+    unsafe { sbox_chain!(8, key, zero_block; key: 0 1; steps: 2 3 4 5 6 7 8 9 10 11 12 13 14) }
 }
 
 /// One AES-192 step: the next six words from the last six, held as `a` = w0..w3 and `b` = w4,
