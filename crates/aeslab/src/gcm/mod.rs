@@ -184,7 +184,13 @@ impl core::fmt::Debug for Gcm {
 /// - AES-128: 0.136 against 0.144 at 256 KiB, 0.137 against 0.157 at 32 KiB.
 /// - AES-192: rd2p 2–6% slower from 32 KiB to 256 KiB.
 /// - AES-256: even at 24 KiB, then FACE ahead: 2–4% at 32 KiB, 2–8% at 64 KiB, 7–11% at
-///   256 KiB. It starts at 24 KiB (1536 blocks).
+///   256 KiB.
+///
+/// On 2026-11-26 the plain loop got faster (GHASH hashed in pairs, see `insn::group`) and FACE
+/// less so: with AES-256 the defaults with FACE against plain were 1.061 at 24 KiB, 1.035 at
+/// 32 KiB, 1.012 at 40 KiB, 1.003 at 48 KiB, 0.985 at 64 KiB and 0.961 at 128 KiB (one
+/// binary, interleaved; the same comparison with AES-128, which builds no table, read
+/// 1.00–1.01). It starts at 48 KiB (3072 blocks).
 ///
 /// Elsewhere GCM follows CTR: the AES units are what its loop waits for (Zen 3's ymm
 /// multiplier shares their pipes; on Zen 5, `vaes256` with FACE was 3–12% faster at 32–256
@@ -192,7 +198,7 @@ impl core::fmt::Debug for Gcm {
 pub fn face_pays_from_blocks(backend: BackendKind, rounds: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if backend == BackendKind::Vaes512 && crate::cpu::zmm_aes_full_rate() {
-        return (rounds >= 14).then_some(1536);
+        return (rounds >= 14).then_some(3072);
     }
     let _ = rounds;
     Some(crate::ctr::face_pays_from_blocks(backend))
