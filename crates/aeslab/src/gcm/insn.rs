@@ -251,9 +251,9 @@ where
         // added to the sum together (one three-way XOR on AVX-512), and the zmm loop ran 3.5%
         // (AES-128) and 9% (AES-256) faster at 16 and 64 KiB on Zen 5 (2026-11-26, one binary,
         // interleaved) than with one register per round, where LLVM moved most of the GHASH
-        // after the rounds and spilled the hashed data to the stack. On ymm and xmm, which the
-        // AES rounds bound there, it measured the same. Forcing the written order on top
-        // (an empty `asm!` per live register after each round) was 2% slower than this.
+        // after the rounds and spilled the hashed data to the stack. On ymm and xmm it measured
+        // the same. Forcing the written order on top (an empty `asm!` per live register after
+        // each round) was 2% slower than this.
         const PAIRS: [[usize; 2]; GROUP / 2] = {
             let mut pairs = [[0; 2]; GROUP / 2];
             let mut q = 0;
