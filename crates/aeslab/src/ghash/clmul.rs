@@ -231,6 +231,13 @@ unsafe fn square_stored<V: ClmulReg>(a: V) -> V {
     unsafe { reduce_lanes(Sum { lo: a.clmul_ll(a), mid: V::zero(), hi: a.clmul_hh(a) }) }
 }
 
+/// H^(2p) in every lane, from H^p in every lane (`hp`) and the last register of the stage
+/// that multiplied by it (`last`), whose last lane it is when there is one lane.
+#[inline(always)]
+unsafe fn doubled<V: ClmulReg>(hp: V, last: V) -> V {
+    if V::LANES == 1 { last } else { unsafe { square_stored(hp) } }
+}
+
 /// H^n … H^1 in stored form in the last `n = GROUP × LANES` slots (the powers this width's
 /// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored form. In stages: the
 /// powers in (p, 2p] are H^(k−p)·H^p for p = 1, 2, 4, …, so a stage's products are independent
@@ -245,10 +252,13 @@ unsafe fn square_stored<V: ClmulReg>(a: V) -> V {
 /// 128-bit registers and put together lane by lane, waited for four inserts. On Zen 5 the
 /// zmm powers took 85 TSC ticks in a loop that way and 74 this way, 2026-11-26.
 ///
-/// Every load here reads what one earlier store wrote, whole: a load that spans two stores
-/// cannot be forwarded and waits for both to reach the cache (on Zen 3 such loads were the
-/// hottest instructions of the GCM key set-up). So `h1` comes in a register and each register
-/// of powers is stored whole.
+/// Nothing goes through memory until the powers are stored at the end: a load that spans two
+/// stores cannot be forwarded and waits for both to reach the cache (on Zen 3 such loads were
+/// the hottest instructions of the GCM key set-up), and even a forwarded load adds its latency
+/// to the stage. So `h1` comes in a register, and the stages are written out register by
+/// register: as a loop that stored each register and loaded it back for the next stage, Zen 5
+/// took 119–121 TSC ticks for `Aes128Gcm::new` and 131–134 for `Aes256Gcm::new`; written out,
+/// 117–118 and 129–132 (2026-11-26, interleaved runs).
 ///
 /// # Safety
 /// Only inside a kernel entered under an ISA with `V`'s carry-less multiply (each GHASH's
@@ -258,7 +268,6 @@ pub(crate) unsafe fn powers_in_kernel<V: ClmulReg>(h1: V::Lane) -> [Block; POWER
     let mut powers = [[0u8; 16]; POWERS];
     unsafe {
         debug_assert!(V::LANES <= MAX_LANES);
-        let n = GROUP * V::LANES;
         // H^k sits at `POWERS − k`: ascending memory holds descending powers.
         let top = POWERS;
         let out = powers.as_mut_ptr();
@@ -266,7 +275,7 @@ pub(crate) unsafe fn powers_in_kernel<V: ClmulReg>(h1: V::Lane) -> [Block; POWER
         // H^1 … H^LANES each in every lane (H^2 and H^4 squares), written out for the widths
         // there are: as a loop over an array the compiler kept the array in memory.
         let h = V::broadcast_lane(h1);
-        let (first, mut hp) = match V::LANES {
+        let (first, hp) = match V::LANES {
             1 => (h, h),
             2 => {
                 let h2 = square_stored(h);
@@ -282,24 +291,18 @@ pub(crate) unsafe fn powers_in_kernel<V: ClmulReg>(h1: V::Lane) -> [Block; POWER
                 (first, h4)
             }
         };
-        first.store(out.add(top - V::LANES));
-        // Whole registers: powers k0+1 … k0+LANES from H^(k0−p+1) … H^(k0−p+LANES), all ≤ p,
-        // times H^p in every lane (`hp`).
-        let mut p = V::LANES;
-        while p < n {
-            let mut last = hp;
-            let mut k0 = p;
-            while k0 < 2 * p {
-                let x = V::load(out.add(top - (k0 - p + V::LANES)));
-                last = mul_stored(x, hp);
-                last.store(out.add(top - (k0 + V::LANES)));
-                k0 += V::LANES;
-            }
-            if 2 * p < n {
-                // With one lane the stage's last product is H^p·H^p already.
-                hp = if V::LANES == 1 { last } else { square_stored(hp) };
-            }
-            p *= 2;
+        // Register `i` of the group holds H^(i·LANES + LANES) … H^(i·LANES + 1). Stage by
+        // stage, registers m … 2m−1 are registers 0 … m−1 times H^p (p = m·LANES) in every
+        // lane, for m = 1, 2, 4.
+        const { assert!(GROUP == 8) };
+        let r0 = first;
+        let r1 = mul_stored(r0, hp);
+        let hp = doubled(hp, r1);
+        let (r2, r3) = (mul_stored(r0, hp), mul_stored(r1, hp));
+        let hp = doubled(hp, r3);
+        let (r4, r5, r6, r7) = (mul_stored(r0, hp), mul_stored(r1, hp), mul_stored(r2, hp), mul_stored(r3, hp));
+        for (i, r) in [r0, r1, r2, r3, r4, r5, r6, r7].into_iter().enumerate() {
+            r.store(out.add(top - (i + 1) * V::LANES));
         }
     }
     powers
