@@ -15,7 +15,8 @@
 //! the round key, the sum's three parts, the data register, its folded halves and one product,
 //! 15 in all (AVX-512 also keeps the second register of a pair and its products, to add both
 //! with one three-way XOR). The powers of H, their halves and the byte-reversal mask are
-//! memory operands.
+//! memory operands, and so are most round keys: broadcast from the schedule, or on zmm loaded
+//! whole from a copy made per message (`WideKeys`).
 //!
 //! The counter. Plain CTR keeps `inc32(J0) + i` little-endian in lanes and steps it with 32-bit
 //! lane adds, which is GCM's inc32 exactly: it wraps in the low 32 bits. FACE (`AFTER` = 0, 1
@@ -40,7 +41,7 @@ use super::lengths_block;
 use crate::Block;
 use crate::aes::insn::{AesIsa, AesRound, IN_FLIGHT};
 use crate::aes::{AesInsn, AnyAes};
-use crate::aes::key_schedule::RoundKeys;
+use crate::aes::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::ctr::{Counter, TABLE_OVERHANG};
 use crate::ctr::insn::segment_constant;
 use crate::ghash::POWERS;
@@ -218,17 +219,119 @@ impl<R: AesRound, const AFTER: usize> Starts<R> for FaceStarts<'_, R, AFTER> {
     }
 }
 
+/// Where a group reads its round keys from: broadcast from the 16-byte schedule where they
+/// are used ([`RoundKeys`]), or loaded whole from a copy made for the message ([`WideKeys`]).
+trait GroupKeys<R> {
+    /// Round key `i` in every lane.
+    ///
+    /// # Safety
+    /// The ISA of `R` may run.
+    unsafe fn round_key(&self, i: usize) -> R;
+}
+
+impl<R: Reg> GroupKeys<R> for RoundKeys {
+    #[inline(always)]
+    unsafe fn round_key(&self, i: usize) -> R {
+        unsafe { R::broadcast(&self.keys[i]) }
+    }
+}
+
+/// The round keys each filling a whole register, written once per message into stack space
+/// of the caller's for its loop over whole groups, read through [`WideKeys::at`] and wiped
+/// after the loop. Only the keys of the schedule's rounds are written (and wiped).
+///
+/// Why: the loop reads most round keys from memory in every group (the registers hold the
+/// states and the GHASH), and a key broadcast from its 16 bytes (VBROADCASTI32X4) takes a
+/// vector pipe beside the load on Zen 5, where the zmm loop is bound by those pipes. In a
+/// synthetic AES-128-GCM zmm group written in assembly, whole-register loads of the keys took
+/// 69.2 cycles a group against 71.9 with the broadcasts (2026-11-26).
+///
+/// The space is the caller's, and this holds a pointer into it: a value holding the space
+/// itself was copied when returned (a call to `memcpy` of a kilobyte per message).
+struct WideKeys<const NR: usize> {
+    first: *mut Block,
+    lanes: usize,
+}
+
+/// Blocks of stack space for [`WideKeys`]: every round key of the widest register.
+const WIDE_KEY_BLOCKS: usize = (MAX_ROUNDS + 1) * MAX_LANES;
+
+impl<const NR: usize> WideKeys<NR> {
+    /// # Safety
+    /// The ISA of `R` may run.
+    #[inline(always)]
+    unsafe fn write<R: Reg>(keys: &RoundKeys, space: &mut MaybeUninit<[Block; WIDE_KEY_BLOCKS]>) -> WideKeys<NR> {
+        let first = space.as_mut_ptr().cast::<Block>();
+        // SAFETY: `R::LANES ≤ MAX_LANES` blocks a key, `NR + 1 ≤ MAX_ROUNDS + 1` keys, so every
+        // store is inside `space`; the blocks read (`at`) and wiped (`wipe`) are these.
+        unsafe {
+            for i in 0..=NR {
+                R::broadcast(&keys.keys[i]).store(first.add(i * R::LANES));
+            }
+        }
+        WideKeys { first, lanes: R::LANES }
+    }
+
+    /// The keys for reading, behind an empty `asm!` that may read and write the memory it is
+    /// given: the compiler no longer knows what the space holds, or it would broadcast from
+    /// the schedule again where the keys are used, and the copy would be for nothing. It still
+    /// knows where the space is (this stack frame), so the loop's stores into the message do
+    /// not make it load the keys again after each of them. An empty `asm!` that returned the
+    /// pointer as an opaque value hid that too, and that loop ran 4% slower at 16 and 64 KiB on
+    /// Zen 5 (2026-11-26). (Miri runs no inline assembly.)
+    #[inline(always)]
+    fn at(&self) -> WideKeysAt {
+        // SAFETY: the template is empty.
+        #[cfg(not(miri))]
+        unsafe {
+            core::arch::asm!("/* {0} */", in(reg) self.first, options(nostack, preserves_flags));
+        }
+        WideKeysAt(self.first.cast_const())
+    }
+
+    /// Zeroes the keys written.
+    #[inline(always)]
+    fn wipe(self) {
+        // SAFETY: the first `(NR + 1) · lanes` blocks at `first` were written by `write`.
+        let written = unsafe { core::slice::from_raw_parts_mut(self.first, (NR + 1) * self.lanes) };
+        crate::ct::wipe(written.as_flattened_mut());
+    }
+}
+
+/// The whole groups from which a message's loop reads [`WideKeys`], on zmm only (all but the
+/// first group do). On Zen 5
+/// (2026-11-26, one binary, interleaved) the copy paid for itself from 6 groups (3 KiB) with
+/// AES-128 and from 12–16 (6–8 KiB) with AES-256, which writes and wipes 15 keys and runs fewer
+/// groups in the same time; at 64 KiB the loop was 7–8% faster with AES-128 and 4% with
+/// AES-256. On ymm the same copy made the loop 2–3% slower at every length (VBROADCASTI128
+/// is a load alone there), and an xmm key is loaded whole anyway.
+const fn wide_keys_from_groups(nr: usize) -> usize {
+    if nr == 10 { 6 } else { 16 }
+}
+
+/// [`WideKeys`] as a group reads them.
+#[derive(Clone, Copy)]
+struct WideKeysAt(*const Block);
+
+impl<R: Reg> GroupKeys<R> for WideKeysAt {
+    #[inline(always)]
+    unsafe fn round_key(&self, i: usize) -> R {
+        unsafe { R::load(self.0.add(i * R::LANES)) }
+    }
+}
+
 /// One group of `N` registers in place at `dst`: rounds `AFTER + 1 .. NR` on the next starts
 /// and the last round with the data folded into its key (AESENCLAST(s, k ⊕ p) =
 /// AESENCLAST(s, k) ⊕ p). With `HASH`, the whole GHASH group at `hashed` is multiplied between
 /// the rounds (its registers spread evenly over them, the accumulator `acc` folded into the
 /// first) and reduced before the last round; the new accumulator is returned.
 ///
-/// Each round key is broadcast from memory where it is used: with the states, the sum and the
-/// data live, the keys do not fit in 16 registers beside them (see `ctr::insn::finish`).
+/// Each round key is read from `keys` where it is used: with the states, the sum and the data
+/// live, the keys do not fit in 16 registers beside them (see `ctr::insn::finish`), and on
+/// zmm LLVM reads most of them from memory too.
 #[inline(always)]
-unsafe fn group<R, S, const NR: usize, const AFTER: usize, const N: usize, const HASH: bool>(
-    keys: &RoundKeys,
+unsafe fn group<R, S, K, const NR: usize, const AFTER: usize, const N: usize, const HASH: bool>(
+    keys: &K,
     starts: &mut S,
     dst: *mut Block,
     gkey: GroupKey,
@@ -238,6 +341,7 @@ unsafe fn group<R, S, const NR: usize, const AFTER: usize, const N: usize, const
 where
     R: AesRound + ClmulReg,
     S: Starts<R>,
+    K: GroupKeys<R>,
 {
     unsafe {
         let mut s = [R::zero(); N];
@@ -267,7 +371,7 @@ where
         macro_rules! rounds {
             ($($i:literal)*) => {$(
                 if $i < rounds {
-                    let k = R::broadcast(&keys.keys[AFTER + 1 + $i]);
+                    let k = keys.round_key(AFTER + 1 + $i);
                     for v in s.iter_mut() {
                         *v = v.enc(k);
                     }
@@ -283,7 +387,7 @@ where
         }
         rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12);
         let acc = if HASH { sum.reduce_karatsuba() } else { acc };
-        let k_last = R::broadcast(&keys.keys[NR]);
+        let k_last = keys.round_key(NR);
         for (j, v) in s.iter().enumerate() {
             let p = dst.add(j * R::LANES);
             v.enc_last(k_last.xor(R::load(p))).store(p);
@@ -310,10 +414,10 @@ where
 {
     unsafe {
         match tail_regs(nregs) {
-            1 => group::<R, S, NR, AFTER, 1, HASH>(keys, starts, dst, gkey, hashed, acc),
-            2 => group::<R, S, NR, AFTER, 2, HASH>(keys, starts, dst, gkey, hashed, acc),
-            4 => group::<R, S, NR, AFTER, 4, HASH>(keys, starts, dst, gkey, hashed, acc),
-            _ => group::<R, S, NR, AFTER, IN_FLIGHT, HASH>(keys, starts, dst, gkey, hashed, acc),
+            1 => group::<R, S, RoundKeys, NR, AFTER, 1, HASH>(keys, starts, dst, gkey, hashed, acc),
+            2 => group::<R, S, RoundKeys, NR, AFTER, 2, HASH>(keys, starts, dst, gkey, hashed, acc),
+            4 => group::<R, S, RoundKeys, NR, AFTER, 4, HASH>(keys, starts, dst, gkey, hashed, acc),
+            _ => group::<R, S, RoundKeys, NR, AFTER, IN_FLIGHT, HASH>(keys, starts, dst, gkey, hashed, acc),
         }
     }
 }
@@ -394,15 +498,30 @@ where
         // Whole groups. Sealing hashes one group behind.
         let p = data.as_mut_ptr().cast::<Block>();
         let full = data.len() / (16 * g);
-        let mut i = 0;
-        if !decrypt && full > 0 {
-            group::<R, S, NR, AFTER, IN_FLIGHT, false>(keys, &mut starts, p, gkey, p, acc);
-            i = 1;
+        if full > 0 {
+            // The first group reads the keys from the schedule; the copy below is made while
+            // its rounds run.
+            if decrypt {
+                acc = group::<R, S, _, NR, AFTER, IN_FLIGHT, true>(keys, &mut starts, p, gkey, p, acc);
+            } else {
+                group::<R, S, _, NR, AFTER, IN_FLIGHT, false>(keys, &mut starts, p, gkey, p, acc);
+            }
         }
-        while i < full {
-            let hashed = if decrypt { p.add(i * g) } else { p.add((i - 1) * g) };
-            acc = group::<R, S, NR, AFTER, IN_FLIGHT, true>(keys, &mut starts, p.add(i * g), gkey, hashed, acc);
-            i += 1;
+        // The other groups, on zmm from a copy of the keys once there are enough of them.
+        if R::LANES >= 4 && full >= wide_keys_from_groups(NR) {
+            let mut space = MaybeUninit::<[Block; WIDE_KEY_BLOCKS]>::uninit();
+            let wide = WideKeys::<NR>::write::<R>(keys, &mut space);
+            let at = wide.at();
+            for i in 1..full {
+                let hashed = if decrypt { p.add(i * g) } else { p.add((i - 1) * g) };
+                acc = group::<R, S, _, NR, AFTER, IN_FLIGHT, true>(&at, &mut starts, p.add(i * g), gkey, hashed, acc);
+            }
+            wide.wipe();
+        } else {
+            for i in 1..full {
+                let hashed = if decrypt { p.add(i * g) } else { p.add((i - 1) * g) };
+                acc = group::<R, S, _, NR, AFTER, IN_FLIGHT, true>(keys, &mut starts, p.add(i * g), gkey, hashed, acc);
+            }
         }
         // Sealing's last whole group is not hashed yet: the tail's rounds hash it.
         let pending = !decrypt && full > 0;

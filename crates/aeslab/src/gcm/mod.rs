@@ -190,7 +190,12 @@ impl core::fmt::Debug for Gcm {
 /// less so: with AES-256 the defaults with FACE against plain were 1.061 at 24 KiB, 1.035 at
 /// 32 KiB, 1.012 at 40 KiB, 1.003 at 48 KiB, 0.985 at 64 KiB and 0.961 at 128 KiB (one
 /// binary, interleaved; the same comparison with AES-128, which builds no table, read
-/// 1.00–1.01). It starts at 48 KiB (3072 blocks).
+/// 1.00–1.01). It started at 48 KiB.
+///
+/// Later that day the loop read its round keys whole rather than broadcast (`insn::WideKeys`),
+/// which sped the plain loop up more than FACE's: AES-256 with FACE against plain read
+/// 1.007–1.021 at 48 KiB, 0.989–0.999 at 64 KiB, 0.976–0.983 at 80 KiB and 0.965–0.974 at 96
+/// KiB (four runs, one binary, interleaved). It starts at 64 KiB (4096 blocks).
 ///
 /// Elsewhere GCM follows CTR: the AES units are what its loop waits for (Zen 3's ymm
 /// multiplier shares their pipes; on Zen 5, `vaes256` with FACE was 3–12% faster at 32–256
@@ -198,7 +203,7 @@ impl core::fmt::Debug for Gcm {
 pub fn face_pays_from_blocks(backend: BackendKind, rounds: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if backend == BackendKind::Vaes512 && crate::cpu::zmm_aes_full_rate() {
-        return (rounds >= 14).then_some(3072);
+        return (rounds >= 14).then_some(4096);
     }
     let _ = rounds;
     Some(crate::ctr::face_pays_from_blocks(backend))
