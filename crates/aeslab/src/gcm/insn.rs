@@ -298,13 +298,12 @@ impl<const NR: usize> WideKeys<NR> {
     }
 }
 
-/// The whole groups from which a message's loop reads [`WideKeys`], on zmm only (all but the
-/// first group do). On Zen 5
-/// (2026-11-26, one binary, interleaved) the copy paid for itself from 6 groups (3 KiB) with
-/// AES-128 and from 12–16 (6–8 KiB) with AES-256, which writes and wipes 15 keys and runs fewer
-/// groups in the same time; at 64 KiB the loop was 7–8% faster with AES-128 and 4% with
-/// AES-256. On ymm the same copy made the loop 2–3% slower at every length (VBROADCASTI128
-/// is a load alone there), and an xmm key is loaded whole anyway.
+/// The whole groups from which a message's loop reads [`WideKeys`] (all groups but the first
+/// do), on zmm only. On Zen 5 (2026-11-26, one binary, interleaved) the copy paid for itself
+/// from 6 groups (3 KiB) with AES-128 and from 12–16 (6–8 KiB) with AES-256, which writes and
+/// wipes 15 keys and runs fewer groups in the same time; at 64 KiB the loop was 7–8% faster
+/// with AES-128 and 4% with AES-256. On ymm the same copy made the loop 2–3% slower at every
+/// length (VBROADCASTI128 is a load alone there), and an xmm key is loaded whole anyway.
 const fn wide_keys_from_groups(nr: usize) -> usize {
     if nr == 10 { 6 } else { 16 }
 }
