@@ -1,6 +1,6 @@
 //! Constant-time helpers shared by the AEADs.
 
-#![allow(unsafe_code)] // `wipe`'s compiler barrier (an empty `asm!`).
+#![allow(unsafe_code)] // The compiler barriers (empty `asm!`s).
 
 /// Whether every byte of `bytes` is zero, reading all of them whatever they hold.
 pub(crate) fn constant_time_is_zero(bytes: &[u8]) -> bool {
@@ -21,20 +21,46 @@ pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 ///
 /// `zeroize` writes byte arrays one volatile byte at a time: 128 stores for 8 blocks, which
 /// AEZ's per-message scratch would pay several times per call. Here a plain fill (vector
-/// stores) is followed by an empty `asm!` that receives the pointer and, not being marked
-/// `nomem`, may read that memory — so the stores are not dead and stay.
+/// stores) is followed by [`may_read`], so the stores are not dead and stay.
 #[inline(always)]
 pub(crate) fn wipe<T: zeroize::DefaultIsZeroes>(data: &mut [T]) {
     data.fill(T::default());
+    may_read(data.as_ptr());
     // (Miri runs no inline assembly: there the volatile writes of `zeroize` do it.)
-    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-    // SAFETY: the template is empty; it only makes the compiler treat the zeroed memory as
-    // possibly read.
-    unsafe {
-        core::arch::asm!("/* {0} */", in(reg) data.as_ptr(), options(nostack, preserves_flags, readonly));
-    }
     #[cfg(any(not(any(target_arch = "x86_64", target_arch = "aarch64")), miri))]
     zeroize::Zeroize::zeroize(data);
+}
+
+// Compiler barriers. Each is an empty `asm!` that receives a pointer: the compiler must assume
+// the template does what the options leave open with the memory the pointer reaches, yet it
+// still knows the pointer's value (where the memory is). They emit no instruction. Only the
+// architectures with stable inline assembly that the kernels run on get them; elsewhere, and
+// under Miri (which runs no inline assembly), they do nothing. (A barrier on a value in a
+// register, which keeps the optimizer from folding a load, is `aes::insn::x86::load_key_block`.)
+
+/// The memory at `ptr` may be read here: stores to it before this are not dead.
+#[inline(always)]
+pub(crate) fn may_read<T>(ptr: *const T) {
+    // SAFETY: the template is empty.
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    unsafe {
+        core::arch::asm!("/* {0} */", in(reg) ptr, options(nostack, preserves_flags, readonly));
+    }
+    #[cfg(any(not(any(target_arch = "x86_64", target_arch = "aarch64")), miri))]
+    let _ = ptr;
+}
+
+/// The memory at `ptr` may be read and written here: the compiler forgets what it holds, so a
+/// value stored there is loaded back rather than recomputed from where it came from.
+#[inline(always)]
+pub(crate) fn may_rewrite<T>(ptr: *mut T) {
+    // SAFETY: the template is empty.
+    #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
+    unsafe {
+        core::arch::asm!("/* {0} */", in(reg) ptr, options(nostack, preserves_flags));
+    }
+    #[cfg(any(not(any(target_arch = "x86_64", target_arch = "aarch64")), miri))]
+    let _ = ptr;
 }
 
 /// A secret block wiped (by [`wipe`]) when it goes out of scope: for a value that must outlive

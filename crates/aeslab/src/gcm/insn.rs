@@ -236,9 +236,9 @@ impl<R: Reg> GroupKeys<R> for RoundKeys {
     }
 }
 
-/// The round keys each filling a whole register, written once per message into stack space
-/// of the caller's for its loop over whole groups, read through [`WideKeys::at`] and wiped
-/// after the loop. Only the keys of the schedule's rounds are written (and wiped).
+/// The round keys each filling a whole register `R`, written once per message into stack
+/// space of the caller's for its loop over whole groups, and wiped after the loop. Only the
+/// keys of the schedule's rounds are written (and wiped).
 ///
 /// Why: the loop reads most round keys from memory in every group (the registers hold the
 /// states and the GHASH), and a key broadcast from its 16 bytes (VBROADCASTI32X4) takes a
@@ -248,53 +248,55 @@ impl<R: Reg> GroupKeys<R> for RoundKeys {
 ///
 /// The space is the caller's, and this holds a pointer into it: a value holding the space
 /// itself was copied when returned (a call to `memcpy` of a kilobyte per message).
-struct WideKeys<const NR: usize> {
+struct WideKeys<R, const NR: usize> {
     first: *mut Block,
-    lanes: usize,
+    register: PhantomData<R>,
 }
 
 /// Blocks of stack space for [`WideKeys`]: every round key of the widest register.
 const WIDE_KEY_BLOCKS: usize = (MAX_ROUNDS + 1) * MAX_LANES;
 
-impl<const NR: usize> WideKeys<NR> {
+impl<R: Reg, const NR: usize> WideKeys<R, NR> {
+    /// Blocks written: `NR + 1` keys of `R::LANES` blocks.
+    const BLOCKS: usize = (NR + 1) * R::LANES;
+
     /// # Safety
     /// The ISA of `R` may run.
     #[inline(always)]
-    unsafe fn write<R: Reg>(keys: &RoundKeys, space: &mut MaybeUninit<[Block; WIDE_KEY_BLOCKS]>) -> WideKeys<NR> {
+    unsafe fn write(keys: &RoundKeys, space: &mut MaybeUninit<[Block; WIDE_KEY_BLOCKS]>) -> Self {
+        const { assert!(Self::BLOCKS <= WIDE_KEY_BLOCKS) };
         let first = space.as_mut_ptr().cast::<Block>();
-        // SAFETY: `R::LANES ≤ MAX_LANES` blocks a key, `NR + 1 ≤ MAX_ROUNDS + 1` keys, so every
-        // store is inside `space`; the blocks read (`at`) and wiped (`wipe`) are these.
+        // SAFETY: the `BLOCKS` blocks stored are inside `space` (asserted above); the blocks
+        // read (`round_key`) and wiped (`wipe`) are these.
         unsafe {
             for i in 0..=NR {
                 R::broadcast(&keys.keys[i]).store(first.add(i * R::LANES));
             }
         }
-        WideKeys { first, lanes: R::LANES }
-    }
-
-    /// The keys for reading, behind an empty `asm!` that may read and write the memory it is
-    /// given: the compiler no longer knows what the space holds, or it would broadcast from
-    /// the schedule again where the keys are used, and the copy would be for nothing. It still
-    /// knows where the space is (this stack frame), so the loop's stores into the message do
-    /// not make it load the keys again after each of them. An empty `asm!` that returned the
-    /// pointer as an opaque value hid that too, and that loop ran 4% slower at 16 and 64 KiB on
-    /// Zen 5 (2026-11-26). (Miri runs no inline assembly.)
-    #[inline(always)]
-    fn at(&self) -> WideKeysAt {
-        // SAFETY: the template is empty. (Only the stitched ISAs' architectures run this.)
-        #[cfg(all(any(target_arch = "x86_64", target_arch = "aarch64"), not(miri)))]
-        unsafe {
-            core::arch::asm!("/* {0} */", in(reg) self.first, options(nostack, preserves_flags));
-        }
-        WideKeysAt(self.first.cast_const())
+        // The compiler must no longer know what the space holds, or it would broadcast from the
+        // schedule again where the keys are used, and the copy would be for nothing. It still
+        // knows where the space is (this stack frame), so the loop's stores into the message do
+        // not make it load the keys again after each of them. A barrier that also made the
+        // pointer opaque hid that too, and the loop ran 4% slower at 16 and 64 KiB on Zen 5
+        // (2026-11-26).
+        crate::ct::may_rewrite(first);
+        WideKeys { first, register: PhantomData }
     }
 
     /// Zeroes the keys written.
     #[inline(always)]
     fn wipe(self) {
-        // SAFETY: the first `(NR + 1) · lanes` blocks at `first` were written by `write`.
-        let written = unsafe { core::slice::from_raw_parts_mut(self.first, (NR + 1) * self.lanes) };
+        // SAFETY: the first `BLOCKS` blocks at `first` were written by `write`.
+        let written = unsafe { core::slice::from_raw_parts_mut(self.first, Self::BLOCKS) };
         crate::ct::wipe(written.as_flattened_mut());
+    }
+}
+
+impl<R: Reg, const NR: usize> GroupKeys<R> for WideKeys<R, NR> {
+    #[inline(always)]
+    unsafe fn round_key(&self, i: usize) -> R {
+        // SAFETY: key `i ≤ NR` is the `R::LANES` blocks `write` stored at `i · R::LANES`.
+        unsafe { R::load(self.first.add(i * R::LANES)) }
     }
 }
 
@@ -306,17 +308,6 @@ impl<const NR: usize> WideKeys<NR> {
 /// length (VBROADCASTI128 is a load alone there), and an xmm key is loaded whole anyway.
 const fn wide_keys_from_groups(nr: usize) -> usize {
     if nr == 10 { 6 } else { 16 }
-}
-
-/// [`WideKeys`] as a group reads them.
-#[derive(Clone, Copy)]
-struct WideKeysAt(*const Block);
-
-impl<R: Reg> GroupKeys<R> for WideKeysAt {
-    #[inline(always)]
-    unsafe fn round_key(&self, i: usize) -> R {
-        unsafe { R::load(self.0.add(i * R::LANES)) }
-    }
 }
 
 /// One group of `N` registers in place at `dst`: rounds `AFTER + 1 .. NR` on the next starts
@@ -460,6 +451,37 @@ unsafe fn hash_blocks<R: ClmulReg>(powers: &[Block; POWERS], acc: R::Lane, block
     }
 }
 
+/// Groups `1..full` of the message at `p`, each hashing a group (sealing: the one before it;
+/// opening: itself) into `acc`, which is returned.
+///
+/// # Safety
+/// The ISA of `R` may run; `p` holds `full` groups.
+#[inline(always)]
+unsafe fn later_groups<R, S, K, const NR: usize, const AFTER: usize>(
+    keys: &K,
+    starts: &mut S,
+    p: *mut Block,
+    full: usize,
+    gkey: GroupKey,
+    mut acc: R::Lane,
+    decrypt: bool,
+) -> R::Lane
+where
+    R: AesRound + ClmulReg,
+    S: Starts<R>,
+    K: GroupKeys<R>,
+{
+    let g = GROUP * R::LANES;
+    for i in 1..full {
+        // SAFETY: the caller's ISA and `full` groups at `p`.
+        unsafe {
+            let hashed = if decrypt { p.add(i * g) } else { p.add((i - 1) * g) };
+            acc = group::<R, S, K, NR, AFTER, IN_FLIGHT, true>(keys, starts, p.add(i * g), gkey, hashed, acc);
+        }
+    }
+    acc
+}
+
 /// The whole message: returns E_K(J0) ⊕ GHASH(AD, C, lengths), the full tag.
 #[inline(always)]
 unsafe fn message<R, S, const NR: usize, const AFTER: usize>(
@@ -509,18 +531,11 @@ where
         // The other groups, on zmm from a copy of the keys once there are enough of them.
         if R::LANES >= 4 && full >= wide_keys_from_groups(NR) {
             let mut space = MaybeUninit::<[Block; WIDE_KEY_BLOCKS]>::uninit();
-            let wide = WideKeys::<NR>::write::<R>(keys, &mut space);
-            let at = wide.at();
-            for i in 1..full {
-                let hashed = if decrypt { p.add(i * g) } else { p.add((i - 1) * g) };
-                acc = group::<R, S, _, NR, AFTER, IN_FLIGHT, true>(&at, &mut starts, p.add(i * g), gkey, hashed, acc);
-            }
+            let wide = WideKeys::<R, NR>::write(keys, &mut space);
+            acc = later_groups::<R, S, _, NR, AFTER>(&wide, &mut starts, p, full, gkey, acc, decrypt);
             wide.wipe();
         } else {
-            for i in 1..full {
-                let hashed = if decrypt { p.add(i * g) } else { p.add((i - 1) * g) };
-                acc = group::<R, S, _, NR, AFTER, IN_FLIGHT, true>(keys, &mut starts, p.add(i * g), gkey, hashed, acc);
-            }
+            acc = later_groups::<R, S, _, NR, AFTER>(keys, &mut starts, p, full, gkey, acc, decrypt);
         }
         // Sealing's last whole group is not hashed yet: the tail's rounds hash it.
         let pending = !decrypt && full > 0;
