@@ -16,6 +16,8 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
+#[cfg(feature = "std")]
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 use cipher::consts::U16;
 use cipher::inout::InOutBuf;
@@ -344,8 +346,8 @@ impl DynCtr {
     /// per process and kept, so a call costs a few microseconds of hand-off rather than a
     /// thread spawn each): the buffer is cut into pieces of 256 KiB, which the calling thread
     /// and clones of this stream on pool threads take one at a time, each seeking to its
-    /// piece. Buffers shorter than 512 KiB per thread run on the calling thread alone. Needs
-    /// the `std` feature.
+    /// piece. Buffers shorter than 256 KiB per thread (one piece each) run on the calling
+    /// thread alone. Needs the `std` feature.
     ///
     /// # Panics
     /// As [`DynCtr::apply_keystream`], before any thread starts.
@@ -354,9 +356,12 @@ impl DynCtr {
         if let Err(e) = self.check_remaining(buf.len()) {
             panic!("aeslab CTR: {e}");
         }
-        // Waking a pool thread that has gone to sleep takes tens of microseconds on a VM: on
-        // Zen 3, 256 KiB on two threads (about 7 µs each on vaes256) ran slower than on one.
-        const MIN_PER_THREAD: usize = 512 * 1024;
+        // At least a piece each. Waking a thread that has gone to sleep takes tens of
+        // microseconds on a VM: on Zen 3, 256 KiB on two threads (about 7 µs each on vaes256)
+        // ran slower than on one while the calling thread slept at the end of every call
+        // waiting for its helper. Since it spins there instead (`apply_on_pool`), 512 KiB on
+        // two threads ran 1.41–1.76× faster than on one on Zen 5 (medians, 2026-11-26).
+        const MIN_PER_THREAD: usize = POOL_PIECE;
         // A buffer too short to share runs here, without asking rayon's registry for the
         // pool's size or paying the parallel part's stack frame: about 20 cycles on a
         // 16-byte call.
@@ -375,8 +380,9 @@ impl DynCtr {
     /// that sleeps takes tens of microseconds to wake on a VM (on Zen 5, 40 µs or more: half
     /// of a 4 MiB call on one thread), and with the buffer cut in fixed halves the call waited
     /// for it. Now this thread works on until the pieces run out, and a late helper only takes
-    /// what is left. (`in_place_scope`: `scope` would move this call itself onto a pool thread
-    /// and back, two hand-offs where one suffices.)
+    /// what is left; then it spins while a helper is still on a piece, rather than sleep in the
+    /// scope's wait and be woken as slowly itself. (`in_place_scope`: `scope` would move this
+    /// call itself onto a pool thread and back, two hand-offs where one suffices.)
     #[cfg(feature = "std")]
     #[inline(never)]
     fn apply_on_pool(&mut self, buf: &mut [u8], threads: usize) {
@@ -402,16 +408,42 @@ impl DynCtr {
             stream.apply_unchecked(piece);
         };
         let helpers: Vec<Self> = (1..threads).map(|_| self.clone()).collect();
+        // Helpers between the start and the end of their job.
+        let working = AtomicUsize::new(0);
         rayon::in_place_scope(|scope| {
             for mut helper in helpers {
-                scope.spawn(move |_| run(&mut helper));
+                let (run, working) = (&run, &working);
+                scope.spawn(move |_| {
+                    working.fetch_add(1, Ordering::Relaxed);
+                    run(&mut helper);
+                    drop(helper);
+                    working.fetch_sub(1, Ordering::Release);
+                });
             }
             // This stream takes pieces too, and keeps what it builds (FACE's table).
             run(self);
+            // The scope's end waits for the helpers' jobs, and a thread that is not one of the
+            // pool's (the usual caller) waits there asleep. When a helper was still on its last
+            // piece, this thread's own wake-up made the call's median on two threads slower
+            // than on one at 1 MiB (0.59–0.87×; 1.60–1.77× spinning) and 1.10–1.25× at 4 MiB
+            // (1.72–1.88×) on Zen 5, 2026-11-26. So it spins while a helper works, for at most
+            // `SPIN_LIMIT` rounds in case that helper was preempted. (A helper that has not
+            // started, asleep in the pool, is waited for asleep: it may take tens of
+            // microseconds to wake, and spinning would hold a core it may need.)
+            let mut rounds = 0;
+            while working.load(Ordering::Acquire) != 0 && rounds < SPIN_LIMIT {
+                core::hint::spin_loop();
+                rounds += 1;
+            }
         });
         self.pos = start + len;
     }
 }
+
+/// Rounds of `spin_loop` a threaded call spends at most waiting for a helper still at work: about
+/// a millisecond (PAUSE takes tens of cycles on current cores), many pieces' time.
+#[cfg(feature = "std")]
+const SPIN_LIMIT: u32 = 1 << 16;
 
 /// The piece of a threaded call each thread takes at a time: 256 KiB, a few microseconds of
 /// keystream, so a lock per piece costs nothing beside it, and the last piece a thread ends
