@@ -25,7 +25,8 @@ pub struct BenchCtrArgs {
     /// Only these aeslab backends (default: every available one).
     #[arg(long, value_delimiter = ',')]
     pub backends: Vec<String>,
-    /// Threads for aeslab's keystream (peers run on one).
+    /// Threads for aeslab's keystream (peers run on one). Above 1, aeslab's rows run on one
+    /// thread too, in the same run, and the summary gives the ratio.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     #[command(flatten)]
@@ -36,6 +37,11 @@ pub struct BenchCtrArgs {
 }
 
 impl BenchCtrArgs {
+    /// The thread counts aeslab's rows run on: 1, and `--threads` if more.
+    fn thread_counts(&self) -> Vec<usize> {
+        if self.threads > 1 { vec![1, self.threads] } else { vec![1] }
+    }
+
     fn validate(&self) -> Result<(), String> {
         if self.sizes.is_empty() || self.sizes.contains(&0) {
             return Err("--sizes must list positive byte counts".into());
@@ -106,8 +112,8 @@ fn variants(args: &BenchCtrArgs, key: &[u8], iv: [u8; 16]) -> Vec<Variant> {
     let mut v = Vec::new();
     if !args.openssl_only {
         for kind in args.kinds() {
-            for face in FaceLevel::ALL {
-                let (key, threads) = (key.to_vec(), args.threads);
+            for (face, threads) in FaceLevel::ALL.into_iter().flat_map(|face| args.thread_counts().into_iter().map(move |n| (face, n))) {
+                let key = key.to_vec();
                 v.push(Variant {
                     implementation: "aeslab",
                     backend: kind.name().to_string(),
@@ -149,6 +155,16 @@ pub struct CtrBench {
 
 pub fn measure(args: &BenchCtrArgs, progress: &Progress) -> Result<CtrBench, String> {
     args.validate()?;
+    if args.threads > 1 {
+        // The timing pins this thread to its CPU, and threads inherit that: a pool started
+        // afterwards (by the first call long enough to share, after the short sizes were
+        // timed) had one thread, on this CPU, and every row ran on one thread. rayon sizes
+        // its global pool when first asked, so ask now.
+        let pool = rayon::current_num_threads();
+        if pool < args.threads {
+            eprintln!("note: {} threads asked for, but the thread pool has {pool} (one per CPU this process may use)", args.threads);
+        }
+    }
     let mut cal = calibrate();
     let plan = args.plan();
     let mut records = Vec::new();
@@ -343,11 +359,11 @@ pub fn markdown(b: &CtrBench) -> String {
     // Table 3.
     // (cycles/byte, spread) by (size, key bits), per row.
     type Cells = BTreeMap<(usize, u32), (f64, f64)>;
-    let mut rows: BTreeMap<RowOrder, Cells> = BTreeMap::new();
+    let mut rows: BTreeMap<(RowOrder, usize), Cells> = BTreeMap::new();
     for r in &b.records {
         if let Record::Throughput(t) = r {
             let o = row_order(&t.implementation, &t.backend, &t.face);
-            let key = (o.0, o.1, o.2, (t.implementation.clone(), t.backend.clone(), t.face.clone()));
+            let key = ((o.0, o.1, o.2, (t.implementation.clone(), t.backend.clone(), t.face.clone())), t.threads);
             rows.entry(key).or_default().insert((t.bytes, t.key_bits), (t.cycles_per_byte, t.spread));
         }
     }
@@ -360,8 +376,9 @@ pub fn markdown(b: &CtrBench) -> String {
     }
     let table3: Vec<Vec<String>> = rows
         .iter()
-        .map(|((_, _, _, (i, be, f)), cells)| {
-            let mut row = vec![i.clone(), be.clone(), f.clone()];
+        .map(|(((_, _, _, (i, be, f)), threads), cells)| {
+            let i = if *threads > 1 { format!("{i}, {threads} threads") } else { i.clone() };
+            let mut row = vec![i, be.clone(), f.clone()];
             for size in &b.sizes {
                 for k in &b.keys {
                     row.push(cells.get(&(*size, *k)).map_or("—".into(), |&(v, spread)| figure(v, 3, spread)));
@@ -414,7 +431,7 @@ fn summary(b: &CtrBench) -> String {
     let mut s = String::from("\nSummary (computed from the tables above):\n\n");
     let largest = *b.sizes.iter().max().unwrap_or(&0);
     for &k in &b.keys {
-        let best = throughput(b, |t| t.implementation == "aeslab" && t.key_bits == k && t.bytes == largest)
+        let best = throughput(b, |t| t.implementation == "aeslab" && t.threads == 1 && t.key_bits == k && t.bytes == largest)
             .min_by(|x, y| x.cycles_per_byte.total_cmp(&y.cycles_per_byte));
         let Some(best) = best else { continue };
         let _ = write!(
@@ -434,9 +451,11 @@ fn summary(b: &CtrBench) -> String {
     let _ = writeln!(s, "- FACE gain at {near_4k} B, AES-{k} (cycles/byte without FACE ÷ with the best level):");
     for kind in BackendKind::available_kinds() {
         let of = |face: &str| {
-            throughput(b, |t| t.implementation == "aeslab" && t.backend == kind.name() && t.key_bits == k && t.bytes == near_4k && t.face == face)
-                .map(|t| t.cycles_per_byte)
-                .next()
+            throughput(b, |t| {
+                t.implementation == "aeslab" && t.threads == 1 && t.backend == kind.name() && t.key_bits == k && t.bytes == near_4k && t.face == face
+            })
+            .map(|t| t.cycles_per_byte)
+            .next()
         };
         let best = FaceLevel::ALL[1..]
             .iter()
@@ -445,6 +464,31 @@ fn summary(b: &CtrBench) -> String {
         if let (Some(none), Some((level, v))) = (of("none"), best) {
             let _ = writeln!(s, "  - {kind}: {:.3} → {:.3} ({level}), {:.2}×", none, v, none / v);
         }
+    }
+    s += &thread_speedups(b);
+    s
+}
+
+/// For each aeslab row measured on more than one thread: its speed-up over the same row on one
+/// thread in the same run, at each size and key size.
+fn thread_speedups(b: &CtrBench) -> String {
+    let mut s = String::new();
+    let many: Vec<&Throughput> = throughput(b, |t| t.implementation == "aeslab" && t.threads > 1).collect();
+    let Some(threads) = many.first().map(|t| t.threads) else { return s };
+    let _ = writeln!(s, "- {threads} threads against one (time on one thread ÷ time on {threads}, same run):");
+    let mut lines: BTreeMap<(usize, usize, u32, &str, &str), Vec<String>> = BTreeMap::new();
+    for t in many {
+        let one = throughput(b, |o| {
+            o.implementation == "aeslab" && o.threads == 1 && o.backend == t.backend && o.face == t.face && o.key_bits == t.key_bits && o.bytes == t.bytes
+        })
+        .next();
+        if let Some(one) = one {
+            let (_, backend, face) = row_order(&t.implementation, &t.backend, &t.face);
+            lines.entry((backend, face, t.key_bits, &t.backend, &t.face)).or_default().push(format!("{} B {:.2}×", t.bytes, one.cycles_per_byte / t.cycles_per_byte));
+        }
+    }
+    for ((_, _, k, backend, face), cells) in lines {
+        let _ = writeln!(s, "  - {backend} + FACE {face}, AES-{k}: {}", cells.join(", "));
     }
     s
 }
@@ -472,7 +516,7 @@ fn crossover(b: &CtrBench, largest: usize) -> String {
         })
     };
     let cpb = |backend: &str, face: &str, k: u32| {
-        throughput(b, |t| t.implementation == "aeslab" && t.backend == backend && t.face == face && t.key_bits == k && t.bytes == largest)
+        throughput(b, |t| t.implementation == "aeslab" && t.threads == 1 && t.backend == backend && t.face == face && t.key_bits == k && t.bytes == largest)
             .map(|t| t.cycles_per_byte)
             .next()
     };

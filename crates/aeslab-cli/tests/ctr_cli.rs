@@ -143,6 +143,37 @@ fn bench_ctr_json_records_have_the_documented_shapes() {
     assert_eq!(setup.iter().filter(|r| r["impl"] == "aeslab").count(), 6);
 }
 
+/// `--threads 2` times aeslab's rows on one thread and on two in the same run. The sizes start
+/// below the length the library shares: the pool used to start only after the timing had pinned
+/// the thread, with one thread, and every row ran on one.
+#[test]
+fn bench_ctr_threads_times_one_and_two_threads() {
+    let out = aeslab(
+        &["bench", "ctr", "--quick", "--json", "--threads", "2", "--sizes", "16,1024", "--keys", "128", "--backends", "ct64"],
+        b"",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let records: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let mut rows: Vec<(String, u64, u64)> = records
+        .iter()
+        .filter(|r| r.get("op").is_none() && r["impl"] == "aeslab" && r["backend"] == "ct64")
+        .map(|r| (r["face"].as_str().unwrap().to_string(), r["threads"].as_u64().unwrap(), r["bytes"].as_u64().unwrap()))
+        .collect();
+    rows.sort();
+    let mut expect = Vec::new();
+    for face in ["none", "rd0", "rd1", "rd1p", "rd2", "rd2p"] {
+        for threads in [1, 2] {
+            for bytes in [16, 1024] {
+                expect.push((face.to_string(), threads, bytes));
+            }
+        }
+    }
+    expect.sort();
+    assert_eq!(rows, expect);
+    // The peers, and aeslab's per-message row, run on one thread.
+    assert!(records.iter().filter(|r| r.get("op").is_none() && r["backend"] != "ct64").all(|r| r["threads"] == 1));
+}
+
 #[test]
 fn bench_ctr_rejects_bad_options() {
     for (args, msg) in [
