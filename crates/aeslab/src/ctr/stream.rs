@@ -416,6 +416,7 @@ impl DynCtr {
                 scope.spawn(move |_| {
                     working.fetch_add(1, Ordering::Relaxed);
                     run(&mut helper);
+                    // Its key wiped while the calling thread still spins.
                     drop(helper);
                     working.fetch_sub(1, Ordering::Release);
                 });
@@ -425,7 +426,7 @@ impl DynCtr {
             // The scope's end waits for the helpers' jobs, and a thread that is not one of the
             // pool's (the usual caller) waits there asleep. When a helper was still on its last
             // piece, this thread's own wake-up made the call's median on two threads slower
-            // than on one at 1 MiB (0.59–0.87×; 1.60–1.77× spinning) and 1.10–1.25× at 4 MiB
+            // than on one at 1 MiB (0.59–0.87×; 1.60–1.77× spinning) and 1.08–1.73× at 4 MiB
             // (1.72–1.88×) on Zen 5, 2026-11-26. So it spins while a helper works, for at most
             // `SPIN_LIMIT` rounds in case that helper was preempted. (A helper that has not
             // started, asleep in the pool, is waited for asleep: it may take tens of
@@ -440,8 +441,9 @@ impl DynCtr {
     }
 }
 
-/// Rounds of `spin_loop` a threaded call spends at most waiting for a helper still at work: about
-/// a millisecond (PAUSE takes tens of cycles on current cores), many pieces' time.
+/// Rounds of `spin_loop` a threaded call spends at most waiting for a helper still at work: a
+/// millisecond or a few (PAUSE takes tens to about 150 cycles on current cores), many pieces'
+/// time.
 #[cfg(feature = "std")]
 const SPIN_LIMIT: u32 = 1 << 16;
 
