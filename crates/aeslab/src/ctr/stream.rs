@@ -360,7 +360,7 @@ impl DynCtr {
         // microseconds on a VM: on Zen 3, 256 KiB on two threads (about 7 µs each on vaes256)
         // ran slower than on one while the calling thread slept at the end of every call
         // waiting for its helper. Since it spins there instead (`apply_on_pool`), 512 KiB on
-        // two threads ran 1.41–1.76× faster than on one on Zen 5 (medians, 2026-11-26).
+        // two threads ran 1.17–1.76× faster than on one on Zen 5 (medians, 2026-11-26).
         const MIN_PER_THREAD: usize = POOL_PIECE;
         // A buffer too short to share runs here, without asking rayon's registry for the
         // pool's size or paying the parallel part's stack frame: about 20 cycles on a
