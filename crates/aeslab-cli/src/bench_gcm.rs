@@ -11,8 +11,8 @@ use crate::CliResult;
 use crate::cpu::{gcm_face_from, kib};
 use crate::markdown::table;
 use crate::progress::Progress;
-use crate::peers::gcm::{AD, NONCE, implementations, key_setups};
-use crate::records::{KeySetup, Record, Throughput, figure, noise_footnote, print_bench};
+use crate::peers::gcm::{AD, NONCE, implementations, key_and_seals, key_setups};
+use crate::records::{KeyPerMessage, KeySetup, Record, Throughput, figure, noise_footnote, print_bench};
 
 #[derive(Args, Clone)]
 pub struct BenchGcmArgs {
@@ -22,6 +22,10 @@ pub struct BenchGcmArgs {
     /// Key sizes in bits.
     #[arg(long, value_delimiter = ',', default_value = "128,256")]
     pub keys: Vec<u32>,
+    /// Also time a key made for every message: set-up, one message sealed, the key dropped,
+    /// aeslab through the traits against the current peers, at every size.
+    #[arg(long)]
+    pub key_per_message: bool,
     #[command(flatten)]
     pub out: crate::args::Output,
 }
@@ -30,6 +34,8 @@ pub struct GcmBench {
     pub records: Vec<Throughput>,
     /// Key set-up (round keys, H and its powers) per implementation.
     pub setup: Vec<KeySetup>,
+    /// A key per message (`--key-per-message`): set-up, seal and drop, per implementation and size.
+    pub per_message: Vec<KeyPerMessage>,
     pub cal: Calibration,
     /// Peers that could not be measured, and why.
     pub notes: Vec<String>,
@@ -45,6 +51,7 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
     let plan = if args.out.quick { Plan::QUICK } else { Plan::FULL };
     let mut records = Vec::new();
     let mut setup = Vec::new();
+    let mut per_message = Vec::new();
     let mut notes = Vec::new();
     let mut cal = calibrate();
     for &bits in &args.keys {
@@ -111,13 +118,63 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
                 spread: t.spread,
             });
         }
+        if args.key_per_message {
+            per_message.extend(key_per_message(&cal, plan, &key, bits, &args.sizes, progress)?);
+        }
         progress.step(&format!("bench gcm: AES-{bits}, Go peer"));
         match crate::peers::go::gcm(&key, &NONCE, AD, &args.sizes, args.out.quick, &cal) {
             Ok(mut go) => records.append(&mut go),
             Err(e) => notes.push(format!("Go's crypto/cipher GCM (AES-{bits}) was not measured: {e}")),
         }
     }
-    Ok(GcmBench { records, setup, cal, notes })
+    Ok(GcmBench { records, setup, per_message, cal, notes })
+}
+
+/// The `--key-per-message` rows for one key size: each implementation's job makes a key,
+/// seals one message and drops the key, interleaved per size, after every job's output is
+/// checked against aeslab's.
+fn key_per_message(cal: &Calibration, plan: Plan, key: &[u8], bits: u32, sizes: &[usize], progress: &Progress) -> Result<Vec<KeyPerMessage>, String> {
+    let mut jobs = key_and_seals(key);
+    let mut out = Vec::new();
+    for &size in sizes {
+        progress.step(&format!("bench gcm: AES-{bits}, {size} bytes, a key per message"));
+        let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
+        let mut expect = message.clone();
+        let expect_tag = (jobs[0].2)(&mut expect);
+        for (name, backend, job) in jobs.iter_mut() {
+            let mut sealed = message.clone();
+            if job(&mut sealed) != expect_tag || sealed != expect {
+                return Err(format!("{name} {backend} (a key per message) produced a different AES-{bits}-GCM output for {size} bytes"));
+            }
+        }
+        let mut bufs: Vec<Vec<u8>> = jobs.iter().map(|_| message.clone()).collect();
+        let timings = {
+            let mut timed: Vec<Box<dyn FnMut() + '_>> = jobs
+                .iter_mut()
+                .zip(bufs.iter_mut())
+                .map(|((_, _, job), buf)| {
+                    Box::new(move || {
+                        std::hint::black_box(job(buf));
+                    }) as Box<dyn FnMut()>
+                })
+                .collect();
+            let mut refs: Vec<&mut dyn FnMut()> = timed.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
+            interleaved(cal, plan, &mut refs)
+        };
+        for ((name, backend, _), t) in jobs.iter().zip(timings) {
+            out.push(KeyPerMessage {
+                implementation: name.to_string(),
+                backend: backend.to_string(),
+                key_bits: bits,
+                bytes: size,
+                op: "key_per_message",
+                cycles: t.cycles,
+                us: t.nanos / 1000.0,
+                spread: t.spread,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// A table per key size: cycles/byte per implementation and size, and the ratio of OpenSSL's
@@ -189,8 +246,55 @@ pub fn markdown(b: &GcmBench) -> String {
         s += &noise_footnote(&b.setup);
         s += "\n";
     }
+    if !b.per_message.is_empty() {
+        s += &per_message_markdown(&b.per_message);
+    }
     for n in &b.notes {
         let _ = writeln!(s, "Note: {n}");
+    }
+    s
+}
+
+/// The `--key-per-message` table per key size (cycles per message: set-up, seal, drop) and,
+/// per size, each peer's time relative to aeslab's.
+fn per_message_markdown(rows: &[KeyPerMessage]) -> String {
+    let mut s = String::new();
+    let mut keys: Vec<u32> = rows.iter().map(|r| r.key_bits).collect();
+    keys.dedup();
+    let mut sizes: Vec<usize> = rows.iter().map(|r| r.bytes).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    for bits in keys {
+        let _ = writeln!(s, "A key per message, AES-{bits}-GCM: key set-up, one message sealed, the key dropped; cycles per message:\n");
+        let mut header = vec!["impl".to_string(), "backend".to_string()];
+        header.extend(sizes.iter().map(|n| format!("{n} B")));
+        let mut names: Vec<(&str, &str)> = Vec::new();
+        for r in rows.iter().filter(|r| r.key_bits == bits) {
+            if !names.contains(&(r.implementation.as_str(), r.backend.as_str())) {
+                names.push((r.implementation.as_str(), r.backend.as_str()));
+            }
+        }
+        let find = |i: &str, bk: &str, n: usize| rows.iter().find(|r| r.key_bits == bits && r.implementation == i && r.backend == bk && r.bytes == n);
+        let table_rows: Vec<Vec<String>> = names
+            .iter()
+            .map(|(i, bk)| {
+                let mut row = vec![i.to_string(), bk.to_string()];
+                row.extend(sizes.iter().map(|&n| find(i, bk, n).map_or("—".into(), |r| figure(r.cycles, 0, r.spread))));
+                row
+            })
+            .collect();
+        s += &table(&header, &table_rows);
+        s += &noise_footnote(rows);
+        for &n in &sizes {
+            let Some(ours) = names.iter().find(|(i, _)| *i == "aeslab").and_then(|(i, bk)| find(i, bk, n)) else { continue };
+            let peers: Vec<String> = names
+                .iter()
+                .filter(|(i, _)| *i != "aeslab")
+                .filter_map(|(i, bk)| find(i, bk, n).map(|r| format!("{i} ({bk}) {:.2}×", r.cycles / ours.cycles)))
+                .collect();
+            let _ = writeln!(s, "- {n} B: aeslab {:.0} cycles; peers' time relative to it: {}", ours.cycles, peers.join(", "));
+        }
+        s += "\n";
     }
     s
 }
@@ -223,6 +327,12 @@ pub fn run(args: &BenchGcmArgs) -> CliResult {
     let b = measure(args, &progress)?;
     progress.finish();
     let records: Vec<Record> =
-        b.records.iter().cloned().map(Record::Throughput).chain(b.setup.iter().cloned().map(Record::KeySetup)).collect();
+        b.records
+            .iter()
+            .cloned()
+            .map(Record::Throughput)
+            .chain(b.setup.iter().cloned().map(Record::KeySetup))
+            .chain(b.per_message.iter().cloned().map(Record::KeyPerMessage))
+            .collect();
     print_bench(args.out.json, "gcm", &b.cal, &records, || markdown(&b))
 }

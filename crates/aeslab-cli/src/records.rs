@@ -149,11 +149,29 @@ pub struct KeySetup {
     pub spread: f64,
 }
 
+/// A key made for one message: its set-up, the message sealed, the key dropped (`bench gcm
+/// --key-per-message`), per message.
+#[derive(Clone, Debug, Serialize)]
+pub struct KeyPerMessage {
+    #[serde(rename = "impl")]
+    pub implementation: String,
+    pub backend: String,
+    pub key_bits: u32,
+    pub bytes: usize,
+    pub op: &'static str,
+    pub cycles: f64,
+    pub us: f64,
+    /// The figure's relative spread; not part of the JSON record.
+    #[serde(skip)]
+    pub spread: f64,
+}
+
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum Record {
     Throughput(Throughput),
     KeySetup(KeySetup),
+    KeyPerMessage(KeyPerMessage),
 }
 
 /// Above this relative spread (see `aeslab_measure::timing`) a benchmark figure is marked as
@@ -172,6 +190,12 @@ impl Measured for Throughput {
     }
 }
 
+impl Measured for KeyPerMessage {
+    fn spread(&self) -> f64 {
+        self.spread
+    }
+}
+
 impl Measured for KeySetup {
     fn spread(&self) -> f64 {
         self.spread
@@ -183,6 +207,7 @@ impl Measured for Record {
         match self {
             Record::Throughput(t) => t.spread,
             Record::KeySetup(k) => k.spread,
+            Record::KeyPerMessage(k) => k.spread,
         }
     }
 }

@@ -180,7 +180,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
 
     // Beyond the seeds: AES-GCM on FACE-CTR against the GCM peers.
     let gcm_sizes = if args.quick { vec![64, 1420, 16384] } else { vec![16, 64, 256, 1420, 4096, 16384, 65536] };
-    let gcm_args = BenchGcmArgs { sizes: gcm_sizes, keys: vec![128, 256], out: Output { json: false, quick: args.quick } };
+    let gcm_args = BenchGcmArgs { sizes: gcm_sizes, keys: vec![128, 256], key_per_message: false, out: Output { json: false, quick: args.quick } };
     let gcm = bench_gcm::measure(&gcm_args, &progress)?;
     md += "\n## AES-GCM on FACE-CTR (beyond the seeds)\n\n";
     md += &bench_gcm::markdown(&gcm);

@@ -73,6 +73,32 @@ fn bench_gcm_json_has_bench_ctrs_record_shape() {
     assert_eq!(impls.iter().filter(|i| *i == "go").count(), if has_go { 2 } else { 0 });
 }
 
+/// `--key-per-message` adds, per size, one record per current implementation timing a key made,
+/// one message sealed and the key dropped; without it there are none.
+#[test]
+fn bench_gcm_key_per_message_times_each_implementation_per_size() {
+    let out = aeslab(&["bench", "gcm", "--quick", "--json", "--sizes", "64,1420", "--keys", "256", "--key-per-message"], b"");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let records: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let per_message: Vec<&serde_json::Value> = records.iter().filter(|r| r["op"] == "key_per_message").collect();
+    for r in &per_message {
+        let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(keys, ["backend", "bytes", "cycles", "impl", "key_bits", "op", "us"]);
+        assert!(r["cycles"].as_f64().unwrap() > 0.0);
+        assert_eq!(r["key_bits"], 256);
+    }
+    for size in [64, 1420] {
+        let impls: Vec<&str> = per_message.iter().filter(|r| r["bytes"] == size).map(|r| r["impl"].as_str().unwrap()).collect();
+        assert_eq!(impls, ["aeslab", "openssl", "aws-lc-rs", "ring", "rustcrypto"], "{size} B");
+    }
+    // The key set-up table is still there, and its records are told apart by `op`.
+    assert_eq!(records.iter().filter(|r| r["op"] == "key_setup").count(), 5);
+    let plain = aeslab(&["bench", "gcm", "--quick", "--json", "--sizes", "64", "--keys", "128"], b"");
+    let records: Vec<serde_json::Value> = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(records.iter().all(|r| r["op"] != "key_per_message"));
+}
+
 /// The variable-time `table` backend only when asked for by name: `gcm seal --backend table`
 /// used to run silently.
 #[test]

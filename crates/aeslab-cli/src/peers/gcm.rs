@@ -157,6 +157,46 @@ pub fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
     Ok(v)
 }
 
+/// A key made, one message sealed with it, the key dropped: what `bench gcm
+/// --key-per-message` times. Returns the tag.
+pub type KeyAndSeal = Box<dyn FnMut(&mut [u8]) -> [u8; 16]>;
+
+/// Each current implementation as a user with a key per message runs it: its name, its backend
+/// label and a job that keys it with `key`, seals one message (the throughput rows' nonce and
+/// AD) and drops the key. aeslab and RustCrypto's aes-gcm 0.11 through the `aead` traits, with
+/// the key object on the stack; ring, aws-lc-rs and OpenSSL through their own APIs.
+pub fn key_and_seals(key: &[u8]) -> Vec<(&'static str, &'static str, KeyAndSeal)> {
+    let k = key.to_vec();
+    let mut v: Vec<(&'static str, &'static str, KeyAndSeal)> = Vec::new();
+    v.push(("aeslab", TRAITS, traits_key_and_seal::<aeslab::gcm::Aes128Gcm, aeslab::gcm::Aes256Gcm>(key)));
+    let kk = k.clone();
+    v.push(("openssl", "evp", Box::new(move |buf| OpenSslGcm(openssl_key(&kk).expect("OpenSSL key")).seal(buf))));
+    let kk = k.clone();
+    v.push(("aws-lc-rs", "aws-lc", Box::new(move |buf| AwsLcGcm(aws_lc_key(&kk).expect("aws-lc key")).seal(buf))));
+    v.push(("ring", "ring 0.17", Box::new(move |buf| RingGcm(ring_key(&k).expect("ring key")).seal(buf))));
+    v.push(("rustcrypto", "aes-gcm 0.11", traits_key_and_seal::<aes_gcm011::Aes128Gcm, aes_gcm011::Aes256Gcm>(key)));
+    v
+}
+
+/// [`KeyAndSeal`] through the `aead` 0.6 traits: `A128` or `A256` by the key's length, made by
+/// `KeyInit::new` where the job runs (not boxed: an allocation per message would be timed).
+fn traits_key_and_seal<A128, A256>(key: &[u8]) -> KeyAndSeal
+where
+    A128: aead::KeyInit<KeySize = aead::consts::U16> + aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16> + 'static,
+    A256: aead::KeyInit<KeySize = aead::consts::U32> + aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16> + 'static,
+{
+    fn seal<A: aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16>>(a: &A, buf: &mut [u8]) -> [u8; 16] {
+        a.encrypt_inout_detached(&NONCE.into(), AD, buf.into()).expect("seal").into()
+    }
+    let key128: Option<[u8; 16]> = key.try_into().ok();
+    let key256: Option<[u8; 32]> = key.try_into().ok();
+    Box::new(move |buf| match (key128, key256) {
+        (Some(k), _) => seal(&A128::new(&k.into()), buf),
+        (_, Some(k)) => seal(&A256::new(&k.into()), buf),
+        _ => unreachable!("bench gcm takes 128- and 256-bit keys"),
+    })
+}
+
 /// A keyed AES-GCM made from scratch: what the key set-up table times.
 pub type MakeKey = Box<dyn Fn()>;
 
