@@ -181,22 +181,13 @@ fn key_per_message(cal: &Calibration, plan: Plan, key: &[u8], bits: u32, sizes: 
 /// figure to aeslab's best.
 pub fn markdown(b: &GcmBench) -> String {
     let mut s = String::new();
-    let mut keys: Vec<u32> = b.records.iter().map(|r| r.key_bits).collect();
-    keys.dedup();
-    let mut sizes: Vec<usize> = b.records.iter().map(|r| r.bytes).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    for bits in keys {
+    let sizes = sorted_sizes(b.records.iter().map(|r| r.bytes));
+    for bits in distinct(b.records.iter().map(|r| r.key_bits)) {
         let _ = writeln!(s, "AES-{bits}-GCM seal, cycles/byte (fastest samples of interleaved runs):\n");
-        let mut header = vec!["impl".to_string(), "backend".to_string()];
-        header.extend(sizes.iter().map(|n| format!("{n} B")));
+        let header = size_header(&sizes);
         let mut rows: Vec<Vec<String>> = Vec::new();
-        let mut names: Vec<(String, String)> = Vec::new();
-        for r in b.records.iter().filter(|r| r.key_bits == bits) {
-            if !names.contains(&(r.implementation.clone(), r.backend.clone())) {
-                names.push((r.implementation.clone(), r.backend.clone()));
-            }
-        }
+        let names: Vec<(String, String)> =
+            distinct(b.records.iter().filter(|r| r.key_bits == bits).map(|r| (r.implementation.clone(), r.backend.clone())));
         let record = |imp: &str, backend: &str, n: usize| {
             b.records.iter().find(|r| r.key_bits == bits && r.implementation == imp && r.backend == backend && r.bytes == n)
         };
@@ -221,17 +212,11 @@ pub fn markdown(b: &GcmBench) -> String {
     }
     if !b.setup.is_empty() {
         let _ = writeln!(s, "Key set-up (round keys, H and the powers of H each keeps), cycles and µs:\n");
-        let mut keys: Vec<u32> = b.setup.iter().map(|r| r.key_bits).collect();
-        keys.dedup();
+        let keys = distinct(b.setup.iter().map(|r| r.key_bits));
         let mut header = vec!["impl".to_string(), "backend".to_string()];
         header.extend(keys.iter().map(|k| format!("cycles AES-{k}")));
         header.extend(keys.iter().map(|k| format!("µs AES-{k}")));
-        let mut names: Vec<(&str, &str)> = Vec::new();
-        for r in &b.setup {
-            if !names.contains(&(r.implementation.as_str(), r.backend.as_str())) {
-                names.push((r.implementation.as_str(), r.backend.as_str()));
-            }
-        }
+        let names = distinct(b.setup.iter().map(|r| (r.implementation.as_str(), r.backend.as_str())));
         let find = |i: &str, bk: &str, k: u32| b.setup.iter().find(|r| r.implementation == i && r.backend == bk && r.key_bits == k);
         let rows: Vec<Vec<String>> = names
             .iter()
@@ -255,25 +240,41 @@ pub fn markdown(b: &GcmBench) -> String {
     s
 }
 
+/// The distinct values of `items`, in the order they first come.
+fn distinct<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for x in items {
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    out
+}
+
+/// The message sizes of `sizes`, ascending, each once.
+fn sorted_sizes(sizes: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut v: Vec<usize> = sizes.collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// A table's header: the implementation, its backend, then a column per message size.
+fn size_header(sizes: &[usize]) -> Vec<String> {
+    let mut header = vec!["impl".to_string(), "backend".to_string()];
+    header.extend(sizes.iter().map(|n| format!("{n} B")));
+    header
+}
+
 /// The `--key-per-message` table per key size (cycles per message: set-up, seal, drop) and,
 /// per size, each peer's time relative to aeslab's.
 fn per_message_markdown(rows: &[KeyPerMessage]) -> String {
     let mut s = String::new();
-    let mut keys: Vec<u32> = rows.iter().map(|r| r.key_bits).collect();
-    keys.dedup();
-    let mut sizes: Vec<usize> = rows.iter().map(|r| r.bytes).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    for bits in keys {
+    let sizes = sorted_sizes(rows.iter().map(|r| r.bytes));
+    for bits in distinct(rows.iter().map(|r| r.key_bits)) {
         let _ = writeln!(s, "A key per message, AES-{bits}-GCM: key set-up, one message sealed, the key dropped; cycles per message:\n");
-        let mut header = vec!["impl".to_string(), "backend".to_string()];
-        header.extend(sizes.iter().map(|n| format!("{n} B")));
-        let mut names: Vec<(&str, &str)> = Vec::new();
-        for r in rows.iter().filter(|r| r.key_bits == bits) {
-            if !names.contains(&(r.implementation.as_str(), r.backend.as_str())) {
-                names.push((r.implementation.as_str(), r.backend.as_str()));
-            }
-        }
+        let header = size_header(&sizes);
+        let names = distinct(rows.iter().filter(|r| r.key_bits == bits).map(|r| (r.implementation.as_str(), r.backend.as_str())));
         let find = |i: &str, bk: &str, n: usize| rows.iter().find(|r| r.key_bits == bits && r.implementation == i && r.backend == bk && r.bytes == n);
         let table_rows: Vec<Vec<String>> = names
             .iter()
