@@ -156,10 +156,10 @@ pub struct CtrBench {
 pub fn measure(args: &BenchCtrArgs, progress: &Progress) -> Result<CtrBench, String> {
     args.validate()?;
     if args.threads > 1 {
-        // The timing pins this thread to its CPU, and threads inherit that: a pool started
-        // afterwards (by the first call long enough to share, after the short sizes were
-        // timed) had one thread, on this CPU, and every row ran on one thread. rayon sizes
-        // its global pool when first asked, so ask now.
+        // The timing pins this thread to its CPU while it runs, and threads inherit that: a
+        // pool started inside a timed run (by its warm-up call, the first long enough to
+        // share) would get one thread, on this CPU, and every row would run on one thread.
+        // rayon sizes its global pool when first asked, so ask now.
         let pool = rayon::current_num_threads();
         if pool < args.threads {
             eprintln!("note: {} threads asked for, but the thread pool has {pool} (one per CPU this process may use)", args.threads);

@@ -82,20 +82,61 @@ fn cpuid_brand() -> Option<String> {
 }
 
 /// Keeps the calling thread on the CPU it is running on now, so that no sample spans a
-/// migration to another core (whose clock, caches and load differ). Best effort: where the
-/// kernel refuses, the thread stays free to move.
-pub fn pin_to_current_cpu() {
-    // SAFETY: sched_getcpu takes no arguments; the cpu_set_t is a plain bit set, zeroed and
-    // then filled with CPU_SET for one CPU number the kernel just returned, and passed by
-    // pointer with its size.
+/// migration to another core (whose clock, caches and load differ), until the returned guard
+/// is dropped: the thread then gets back the CPUs it had. Threads inherit the CPU set of the
+/// thread that starts them, so a thread started while the guard lives shares the one CPU; one
+/// started after it does not. (`bench ctr --threads` once timed rayon's pool on one CPU: the
+/// pool was started after an earlier timed run had pinned the thread for good.) Best effort:
+/// where the kernel refuses, the thread stays free to move.
+#[must_use = "the thread is unpinned when the guard is dropped"]
+pub fn pin_to_current_cpu() -> Pinned {
+    // SAFETY: sched_getcpu takes no arguments; each cpu_set_t is a plain bit set, zeroed, then
+    // filled by the kernel (sched_getaffinity) or by CPU_SET for one CPU number the kernel just
+    // returned, and passed by pointer with its size.
     unsafe {
+        let mut previous: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut previous) != 0 {
+            return Pinned { previous: None };
+        }
         let cpu = libc::sched_getcpu();
         if cpu < 0 {
-            return;
+            return Pinned { previous: None };
         }
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         libc::CPU_SET(cpu as usize, &mut set);
-        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
+            return Pinned { previous: None };
+        }
+        Pinned { previous: Some(previous) }
+    }
+}
+
+/// The calling thread pinned by [`pin_to_current_cpu`]; dropping it gives the thread back the
+/// CPU set it had before. Not `Send`: the CPU set is the thread's own.
+pub struct Pinned {
+    previous: Option<libc::cpu_set_t>,
+}
+
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        if let Some(previous) = &self.previous {
+            // SAFETY: a CPU set the kernel filled for this thread, passed by pointer with its size.
+            unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), previous) };
+        }
+    }
+}
+
+/// The CPUs the calling thread may run on, as the kernel reports them (empty where it does
+/// not).
+pub fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: a zeroed cpu_set_t filled by the kernel, passed by pointer with its size, then
+    // read with CPU_ISSET for indices below its capacity.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..8 * std::mem::size_of::<libc::cpu_set_t>()).filter(|&c| libc::CPU_ISSET(c, &set)).collect()
     }
 }
 
@@ -150,6 +191,25 @@ mod tests {
         let year: i32 = d[..4].parse().unwrap();
         assert!(year >= 2024, "{d}");
         assert_eq!(&d[4..5], "-");
+    }
+
+    /// Pinned while the guard lives, to one CPU the thread was allowed; given back its whole
+    /// set when it is dropped.
+    #[test]
+    fn pinning_lasts_as_long_as_its_guard() {
+        let before = super::allowed_cpus();
+        assert!(!before.is_empty());
+        let pinned = super::pin_to_current_cpu();
+        let during = super::allowed_cpus();
+        if pinned.previous.is_some() {
+            assert_eq!(during.len(), 1, "{during:?}");
+            assert!(before.contains(&during[0]));
+        } else {
+            // The kernel refused (a container's seccomp, say): nothing changed.
+            assert_eq!(during, before);
+        }
+        drop(pinned);
+        assert_eq!(super::allowed_cpus(), before);
     }
 
     #[test]

@@ -140,7 +140,8 @@ impl Samples {
 /// `ticks_per_ns` is the clock's wall rate (for [`Timing::nanos`]).
 pub fn time_interleaved(clock: Clock, ticks_per_ns: f64, plan: Plan, bodies: &mut [Body<'_>], units: &[u64]) -> Vec<Timing> {
     assert_eq!(bodies.len(), units.len());
-    machine::pin_to_current_cpu();
+    // Pinned for the timing only: threads started between runs get the CPUs the caller had.
+    let _pinned = machine::pin_to_current_cpu();
     let overhead = read_overhead(clock);
     // Warm up: the core to its running speed (about 2 ms), then each body.
     dependent_add_chain(50 * ADD_ITERS);

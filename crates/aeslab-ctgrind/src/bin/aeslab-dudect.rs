@@ -376,7 +376,7 @@ fn main() -> ExitCode {
     let args = Args::parse();
     let evict_kib = args.evict_kib.unwrap_or_else(|| machine::cache_size(2).map_or(4096, |l2| 2 * l2 / 1024));
     // One core throughout: a migration would change the caches under the measurement.
-    machine::pin_to_current_cpu();
+    let _pinned = machine::pin_to_current_cpu();
     let mut harness = Harness { clock: Clock::native(), samples: args.samples, evict: vec![1u8; evict_kib * 1024] };
     println!(
         "fixed vs random secrets, Welch's t, leak when |t| > {LEAK_THRESHOLD}; {} timings per path, \
