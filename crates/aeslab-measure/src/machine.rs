@@ -96,25 +96,27 @@ pub fn pin_to_current_cpu() -> Pinned {
     unsafe {
         let mut previous: libc::cpu_set_t = std::mem::zeroed();
         if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut previous) != 0 {
-            return Pinned { previous: None };
+            return Pinned { previous: None, _not_send: std::marker::PhantomData };
         }
         let cpu = libc::sched_getcpu();
         if cpu < 0 {
-            return Pinned { previous: None };
+            return Pinned { previous: None, _not_send: std::marker::PhantomData };
         }
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         libc::CPU_SET(cpu as usize, &mut set);
         if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-            return Pinned { previous: None };
+            return Pinned { previous: None, _not_send: std::marker::PhantomData };
         }
-        Pinned { previous: Some(previous) }
+        Pinned { previous: Some(previous), _not_send: std::marker::PhantomData }
     }
 }
 
 /// The calling thread pinned by [`pin_to_current_cpu`]; dropping it gives the thread back the
-/// CPU set it had before. Not `Send`: the CPU set is the thread's own.
+/// CPU set it had before. Not `Send`: the CPU set is the thread's own, and dropped on another
+/// thread the guard would set that thread's.
 pub struct Pinned {
     previous: Option<libc::cpu_set_t>,
+    _not_send: std::marker::PhantomData<*const ()>,
 }
 
 impl Drop for Pinned {
