@@ -4,14 +4,14 @@
 
 use std::fmt::Write as _;
 
-use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
+use aeslab_measure::{Calibration, Plan, Timing, calibrate, interleaved};
 use clap::Args;
 
 use crate::CliResult;
 use crate::cpu::{gcm_face_from, kib};
 use crate::markdown::table;
 use crate::progress::Progress;
-use crate::peers::gcm::{AD, NONCE, implementations, key_and_seals, key_setups};
+use crate::peers::gcm::{AD, GcmPeer, NONCE, implementations, key_and_seals, key_setups};
 use crate::records::{KeyPerMessage, KeySetup, Record, Throughput, figure, noise_footnote, print_bench};
 
 #[derive(Args, Clone)]
@@ -60,29 +60,12 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
         for &size in &args.sizes {
             progress.step(&format!("bench gcm: AES-{bits}, {size} bytes"));
             cal.refresh();
-            // Every implementation must produce the same ciphertext and tag before it is timed.
-            let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
-            let mut expect = message.clone();
-            let expect_tag = impls[0].peer.seal(&mut expect);
-            for i in impls.iter_mut() {
-                let mut out = message.clone();
-                if i.peer.seal(&mut out) != expect_tag || out != expect {
-                    return Err(format!("{} {} produced a different AES-{bits}-GCM output for {size} bytes", i.name, i.backend));
+            let mut peers: Vec<&mut dyn GcmPeer> = impls.iter_mut().map(|i| i.peer.as_mut() as &mut dyn GcmPeer).collect();
+            let timings = match checked_seal_timings(&cal, plan, size, &mut peers) {
+                Ok(t) => t,
+                Err(i) => {
+                    return Err(format!("{} {} produced a different AES-{bits}-GCM output for {size} bytes", impls[i].name, impls[i].backend));
                 }
-            }
-            let mut bufs: Vec<Vec<u8>> = impls.iter().map(|_| message.clone()).collect();
-            let timings = {
-                let mut jobs: Vec<Box<dyn FnMut() + '_>> = impls
-                    .iter_mut()
-                    .zip(bufs.iter_mut())
-                    .map(|(i, buf)| {
-                        Box::new(move || {
-                            std::hint::black_box(i.peer.seal(buf));
-                        }) as Box<dyn FnMut()>
-                    })
-                    .collect();
-                let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-                interleaved(&cal, plan, &mut refs)
             };
             for (i, t) in impls.iter().zip(timings) {
                 records.push(Throughput {
@@ -130,6 +113,33 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
     Ok(GcmBench { records, setup, per_message, cal, notes })
 }
 
+/// Seals one `size`-byte message with every peer and checks each ciphertext and tag against
+/// the first's, then times the peers interleaved, each sealing its own copy of the message.
+/// `Err` holds the index of the first peer whose output differed.
+fn checked_seal_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut [&mut dyn GcmPeer]) -> Result<Vec<Timing>, usize> {
+    let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
+    let mut expect = message.clone();
+    let expect_tag = peers[0].seal(&mut expect);
+    for (i, peer) in peers.iter_mut().enumerate() {
+        let mut out = message.clone();
+        if peer.seal(&mut out) != expect_tag || out != expect {
+            return Err(i);
+        }
+    }
+    let mut bufs: Vec<Vec<u8>> = peers.iter().map(|_| message.clone()).collect();
+    let mut jobs: Vec<Box<dyn FnMut() + '_>> = peers
+        .iter_mut()
+        .zip(bufs.iter_mut())
+        .map(|(peer, buf)| {
+            Box::new(move || {
+                std::hint::black_box(peer.seal(buf));
+            }) as Box<dyn FnMut()>
+        })
+        .collect();
+    let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
+    Ok(interleaved(cal, plan, &mut refs))
+}
+
 /// The `--key-per-message` rows for one key size: each implementation's job makes a key,
 /// seals one message and drops the key, interleaved per size, after every job's output is
 /// checked against aeslab's.
@@ -138,28 +148,13 @@ fn key_per_message(cal: &Calibration, plan: Plan, key: &[u8], bits: u32, sizes: 
     let mut out = Vec::new();
     for &size in sizes {
         progress.step(&format!("bench gcm: AES-{bits}, {size} bytes, a key per message"));
-        let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
-        let mut expect = message.clone();
-        let expect_tag = (jobs[0].2)(&mut expect);
-        for (name, backend, job) in jobs.iter_mut() {
-            let mut sealed = message.clone();
-            if job(&mut sealed) != expect_tag || sealed != expect {
+        let mut peers: Vec<&mut dyn GcmPeer> = jobs.iter_mut().map(|(_, _, job)| job as &mut dyn GcmPeer).collect();
+        let timings = match checked_seal_timings(cal, plan, size, &mut peers) {
+            Ok(t) => t,
+            Err(i) => {
+                let (name, backend, _) = &jobs[i];
                 return Err(format!("{name} {backend} (a key per message) produced a different AES-{bits}-GCM output for {size} bytes"));
             }
-        }
-        let mut bufs: Vec<Vec<u8>> = jobs.iter().map(|_| message.clone()).collect();
-        let timings = {
-            let mut timed: Vec<Box<dyn FnMut() + '_>> = jobs
-                .iter_mut()
-                .zip(bufs.iter_mut())
-                .map(|((_, _, job), buf)| {
-                    Box::new(move || {
-                        std::hint::black_box(job(buf));
-                    }) as Box<dyn FnMut()>
-                })
-                .collect();
-            let mut refs: Vec<&mut dyn FnMut()> = timed.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-            interleaved(cal, plan, &mut refs)
         };
         for ((name, backend, _), t) in jobs.iter().zip(timings) {
             out.push(KeyPerMessage {

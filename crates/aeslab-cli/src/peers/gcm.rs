@@ -161,6 +161,13 @@ pub fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
 /// --key-per-message` times. Returns the tag.
 pub type KeyAndSeal = Box<dyn FnMut(&mut [u8]) -> [u8; 16]>;
 
+/// A key-per-message job seals like a keyed peer: it makes its key inside.
+impl GcmPeer for KeyAndSeal {
+    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+        self(buf)
+    }
+}
+
 /// Each current implementation as a user with a key per message runs it: its name, its backend
 /// label and a job that keys it with `key`, seals one message (the throughput rows' nonce and
 /// AD) and drops the key. aeslab and RustCrypto's aes-gcm 0.11 through the `aead` traits, with
