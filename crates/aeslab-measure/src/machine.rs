@@ -128,20 +128,6 @@ impl Drop for Pinned {
     }
 }
 
-/// The CPUs the calling thread may run on, as the kernel reports them (empty where it does
-/// not).
-pub fn allowed_cpus() -> Vec<usize> {
-    // SAFETY: a zeroed cpu_set_t filled by the kernel, passed by pointer with its size, then
-    // read with CPU_ISSET for indices below its capacity.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return Vec::new();
-        }
-        (0..8 * std::mem::size_of::<libc::cpu_set_t>()).filter(|&c| libc::CPU_ISSET(c, &set)).collect()
-    }
-}
-
 /// Today's UTC date as YYYY-MM-DD (civil-from-days, Howard Hinnant's algorithm).
 pub fn utc_date() -> String {
     let secs = std::time::SystemTime::now()
@@ -195,14 +181,28 @@ mod tests {
         assert_eq!(&d[4..5], "-");
     }
 
+    /// The CPUs the calling thread may run on, as the kernel reports them (empty where it does
+    /// not).
+    fn allowed_cpus() -> Vec<usize> {
+        // SAFETY: a zeroed cpu_set_t filled by the kernel, passed by pointer with its size, then
+        // read with CPU_ISSET for indices below its capacity.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+                return Vec::new();
+            }
+            (0..8 * std::mem::size_of::<libc::cpu_set_t>()).filter(|&c| libc::CPU_ISSET(c, &set)).collect()
+        }
+    }
+
     /// Pinned while the guard lives, to one CPU the thread was allowed; given back its whole
     /// set when it is dropped.
     #[test]
     fn pinning_lasts_as_long_as_its_guard() {
-        let before = super::allowed_cpus();
+        let before = allowed_cpus();
         assert!(!before.is_empty());
         let pinned = super::pin_to_current_cpu();
-        let during = super::allowed_cpus();
+        let during = allowed_cpus();
         if pinned.previous.is_some() {
             assert_eq!(during.len(), 1, "{during:?}");
             assert!(before.contains(&during[0]));
@@ -211,7 +211,7 @@ mod tests {
             assert_eq!(during, before);
         }
         drop(pinned);
-        assert_eq!(super::allowed_cpus(), before);
+        assert_eq!(allowed_cpus(), before);
     }
 
     #[test]
