@@ -1,6 +1,7 @@
-//! `aeslab bench gcm`: AES-GCM sealing, aeslab (FACE-CTR + carry-less GHASH) against OpenSSL,
-//! aws-lc-rs, ring and RustCrypto `aes-gcm` in the same process, interleaved, and Go's
-//! crypto/cipher GCM from `peers/go` in a child process; the records have `bench ctr`'s shape.
+//! `aeslab bench gcm`: AES-GCM sealing and opening, aeslab (FACE-CTR + carry-less GHASH)
+//! against OpenSSL, aws-lc-rs, ring and RustCrypto `aes-gcm` in the same process, interleaved,
+//! and Go's crypto/cipher GCM from `peers/go` in a child process; the sealing records have
+//! `bench ctr`'s shape, the opening records the same and `"op": "open"`.
 
 use std::fmt::Write as _;
 
@@ -11,8 +12,8 @@ use crate::CliResult;
 use crate::cpu::{gcm_face_from, kib};
 use crate::markdown::table;
 use crate::progress::Progress;
-use crate::peers::gcm::{AD, GcmPeer, NONCE, implementations, key_and_seals, key_setups};
-use crate::records::{KeyPerMessage, KeySetup, Record, Throughput, figure, noise_footnote, print_bench};
+use crate::peers::gcm::{AD, GcmOpen, GcmPeer, Implementation, NONCE, implementations, key_and_seals, key_setups};
+use crate::records::{KeyPerMessage, KeySetup, Opened, Record, Throughput, figure, noise_footnote, print_bench};
 
 #[derive(Args, Clone)]
 pub struct BenchGcmArgs {
@@ -31,7 +32,10 @@ pub struct BenchGcmArgs {
 }
 
 pub struct GcmBench {
+    /// Sealing throughput.
     pub records: Vec<Throughput>,
+    /// Opening throughput, in the same shape.
+    pub opened: Vec<Throughput>,
     /// Key set-up (round keys, H and its powers) per implementation.
     pub setup: Vec<KeySetup>,
     /// A key per message (`--key-per-message`): set-up, seal and drop, per implementation and size.
@@ -50,6 +54,7 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
     }
     let plan = if args.out.quick { Plan::QUICK } else { Plan::FULL };
     let mut records = Vec::new();
+    let mut opened = Vec::new();
     let mut setup = Vec::new();
     let mut per_message = Vec::new();
     let mut notes = Vec::new();
@@ -67,19 +72,18 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
                     return Err(format!("{} {} produced a different AES-{bits}-GCM output for {size} bytes", impls[i].name, impls[i].backend));
                 }
             };
-            for (i, t) in impls.iter().zip(timings) {
-                records.push(Throughput {
-                    implementation: i.name.to_string(),
-                    backend: i.backend.clone(),
-                    face: i.face.name().to_string(),
-                    key_bits: bits,
-                    bytes: size,
-                    threads: 1,
-                    cycles_per_byte: t.cycles / size as f64,
-                    gbytes_per_s: size as f64 / t.nanos,
-                    spread: t.spread,
-                });
-            }
+            records.extend(impls.iter().zip(timings).map(|(i, t)| throughput(i, bits, size, &t)));
+            let mut openers: Vec<&mut dyn GcmOpen> = impls.iter_mut().map(|i| i.peer.as_mut() as &mut dyn GcmOpen).collect();
+            let timings = match checked_open_timings(&cal, plan, size, &mut openers) {
+                Ok(t) => t,
+                Err(i) => {
+                    return Err(format!(
+                        "{} {} did not open AES-{bits}-GCM messages of {size} bytes as the others sealed them, or accepted a wrong tag",
+                        impls[i].name, impls[i].backend
+                    ));
+                }
+            };
+            opened.extend(impls.iter().zip(timings).map(|(i, t)| throughput(i, bits, size, &t)));
         }
         progress.step(&format!("bench gcm: AES-{bits} key set-up"));
         let makers = key_setups(&key);
@@ -106,11 +110,33 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
         }
         progress.step(&format!("bench gcm: AES-{bits}, Go peer"));
         match crate::peers::go::gcm(&key, &NONCE, AD, &args.sizes, args.out.quick, &cal) {
-            Ok(mut go) => records.append(&mut go),
+            Ok(mut go) => {
+                records.append(&mut go);
+                // Opening only once sealing agreed with aeslab's.
+                match crate::peers::go::gcm_open(&key, &args.sizes, args.out.quick, &cal) {
+                    Ok(mut go) => opened.append(&mut go),
+                    Err(e) => notes.push(format!("Go's crypto/cipher GCM (AES-{bits}) opening was not measured: {e}")),
+                }
+            }
             Err(e) => notes.push(format!("Go's crypto/cipher GCM (AES-{bits}) was not measured: {e}")),
         }
     }
-    Ok(GcmBench { records, setup, per_message, cal, notes })
+    Ok(GcmBench { records, opened, setup, per_message, cal, notes })
+}
+
+/// The record of implementation `i` taking `t` per `size`-byte message.
+fn throughput(i: &Implementation, bits: u32, size: usize, t: &Timing) -> Throughput {
+    Throughput {
+        implementation: i.name.to_string(),
+        backend: i.backend.clone(),
+        face: i.face.name().to_string(),
+        key_bits: bits,
+        bytes: size,
+        threads: 1,
+        cycles_per_byte: t.cycles / size as f64,
+        gbytes_per_s: size as f64 / t.nanos,
+        spread: t.spread,
+    }
 }
 
 /// Seals one `size`-byte message with every peer and checks each ciphertext and tag against
@@ -138,6 +164,58 @@ fn checked_seal_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut 
         .collect();
     let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
     Ok(interleaved(cal, plan, &mut refs))
+}
+
+/// Times every peer opening one `size`-byte message in place, interleaved, each in its own
+/// buffer, after checking them all.
+///
+/// Every timed open verifies, and nothing is copied back between them: the message M sealed
+/// by the first peer is C under tag T_C, and C sealed again is M under T_M (sealing XORs the
+/// same keystream). So opening C with T_C leaves M in the buffer, and opening M with T_M leaves
+/// C; each job alternates the two. Before timing, each peer must open both to the right bytes
+/// and refuse C under a wrong tag. `Err` holds the index of the first peer that did not (or of
+/// one whose timed open failed).
+fn checked_open_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut [&mut dyn GcmOpen]) -> Result<Vec<Timing>, usize> {
+    let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
+    let mut sealed = message.clone();
+    let sealed_tag = peers[0].seal(&mut sealed);
+    let mut resealed = sealed.clone();
+    let message_tag = peers[0].seal(&mut resealed);
+    if resealed != message {
+        return Err(0);
+    }
+    let tags = [sealed_tag, message_tag];
+    let mut forged = sealed_tag;
+    forged[15] ^= 0x80;
+    for (i, peer) in peers.iter_mut().enumerate() {
+        let mut buf = sealed.clone();
+        let refused = !peer.open(&mut sealed.clone(), &forged);
+        let opened = peer.open(&mut buf, &tags[0]) && buf == message;
+        let reopened = peer.open(&mut buf, &tags[1]) && buf == sealed;
+        if !(refused && opened && reopened) {
+            return Err(i);
+        }
+    }
+    // Per peer: its buffer, which tag it holds next (0: C's, 1: M's), and whether an open failed.
+    let mut states: Vec<(Vec<u8>, usize, bool)> = peers.iter().map(|_| (sealed.clone(), 0, false)).collect();
+    let timings = {
+        let mut jobs: Vec<Box<dyn FnMut() + '_>> = peers
+            .iter_mut()
+            .zip(states.iter_mut())
+            .map(|(peer, (buf, next, failed))| {
+                Box::new(move || {
+                    *failed |= !std::hint::black_box(peer.open(buf, &tags[*next]));
+                    *next ^= 1;
+                }) as Box<dyn FnMut()>
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
+        interleaved(cal, plan, &mut refs)
+    };
+    match states.iter().position(|(_, _, failed)| *failed) {
+        Some(i) => Err(i),
+        None => Ok(timings),
+    }
 }
 
 /// The `--key-per-message` rows for one key size: each implementation's job makes a key,
@@ -172,39 +250,12 @@ fn key_per_message(cal: &Calibration, plan: Plan, key: &[u8], bits: u32, sizes: 
     Ok(out)
 }
 
-/// A table per key size: cycles/byte per implementation and size, and the ratio of OpenSSL's
-/// figure to aeslab's best.
+/// Tables per key size, sealing then opening: cycles/byte per implementation and size, and
+/// each peer's time relative to aeslab's best; then the key set-up and the key-per-message
+/// tables.
 pub fn markdown(b: &GcmBench) -> String {
-    let mut s = String::new();
-    let sizes = sorted_sizes(b.records.iter().map(|r| r.bytes));
-    for bits in distinct(b.records.iter().map(|r| r.key_bits)) {
-        let _ = writeln!(s, "AES-{bits}-GCM seal, cycles/byte (fastest samples of interleaved runs):\n");
-        let header = size_header(&sizes);
-        let mut rows: Vec<Vec<String>> = Vec::new();
-        let names: Vec<(String, String)> =
-            distinct(b.records.iter().filter(|r| r.key_bits == bits).map(|r| (r.implementation.clone(), r.backend.clone())));
-        let record = |imp: &str, backend: &str, n: usize| {
-            b.records.iter().find(|r| r.key_bits == bits && r.implementation == imp && r.backend == backend && r.bytes == n)
-        };
-        let cpb = |imp: &str, backend: &str, n: usize| record(imp, backend, n).map(|r| r.cycles_per_byte);
-        for (imp, backend) in &names {
-            let mut row = vec![imp.clone(), backend.clone()];
-            row.extend(sizes.iter().map(|&n| record(imp, backend, n).map_or("—".into(), |r| figure(r.cycles_per_byte, 3, r.spread))));
-            rows.push(row);
-        }
-        s += &table(&header, &rows);
-        s += &noise_footnote(&b.records);
-        for &n in &sizes {
-            let best = names.iter().filter(|(i, _)| i == "aeslab").filter_map(|(i, bk)| cpb(i, bk, n)).fold(f64::INFINITY, f64::min);
-            let peers: Vec<String> = ["openssl", "aws-lc-rs", "ring", "rustcrypto", "go"]
-                .iter()
-                .filter_map(|p| names.iter().find(|(i, _)| i == p).and_then(|(i, bk)| cpb(i, bk, n)).map(|c| format!("{p} {:.2}×", c / best)))
-                .collect();
-            let _ = writeln!(s, "- {n} B: aeslab's best {best:.3} cycles/byte; peers' time relative to it: {}", peers.join(", "));
-        }
-        s += &face_line(bits, &sizes, &cpb);
-        s += "\n";
-    }
+    let mut s = cycles_tables(&b.records, "seal", true);
+    s += &cycles_tables(&b.opened, "open", false);
     if !b.setup.is_empty() {
         let _ = writeln!(s, "Key set-up (round keys, H and the powers of H each keeps), cycles and µs:\n");
         let keys = distinct(b.setup.iter().map(|r| r.key_bits));
@@ -231,6 +282,45 @@ pub fn markdown(b: &GcmBench) -> String {
     }
     for n in &b.notes {
         let _ = writeln!(s, "Note: {n}");
+    }
+    s
+}
+
+/// A table per key size of `records` (sealing or opening, named by `op`): cycles/byte per
+/// implementation and size, and each peer's time relative to aeslab's best; with `face`, the
+/// FACE line of the default backend too.
+fn cycles_tables(records: &[Throughput], op: &str, face: bool) -> String {
+    let mut s = String::new();
+    let sizes = sorted_sizes(records.iter().map(|r| r.bytes));
+    for bits in distinct(records.iter().map(|r| r.key_bits)) {
+        let _ = writeln!(s, "AES-{bits}-GCM {op}, cycles/byte (fastest samples of interleaved runs):\n");
+        let header = size_header(&sizes);
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let names: Vec<(String, String)> =
+            distinct(records.iter().filter(|r| r.key_bits == bits).map(|r| (r.implementation.clone(), r.backend.clone())));
+        let record = |imp: &str, backend: &str, n: usize| {
+            records.iter().find(|r| r.key_bits == bits && r.implementation == imp && r.backend == backend && r.bytes == n)
+        };
+        let cpb = |imp: &str, backend: &str, n: usize| record(imp, backend, n).map(|r| r.cycles_per_byte);
+        for (imp, backend) in &names {
+            let mut row = vec![imp.clone(), backend.clone()];
+            row.extend(sizes.iter().map(|&n| record(imp, backend, n).map_or("—".into(), |r| figure(r.cycles_per_byte, 3, r.spread))));
+            rows.push(row);
+        }
+        s += &table(&header, &rows);
+        s += &noise_footnote(records);
+        for &n in &sizes {
+            let best = names.iter().filter(|(i, _)| i == "aeslab").filter_map(|(i, bk)| cpb(i, bk, n)).fold(f64::INFINITY, f64::min);
+            let peers: Vec<String> = ["openssl", "aws-lc-rs", "ring", "rustcrypto", "go"]
+                .iter()
+                .filter_map(|p| names.iter().find(|(i, _)| i == p).and_then(|(i, bk)| cpb(i, bk, n)).map(|c| format!("{p} {:.2}×", c / best)))
+                .collect();
+            let _ = writeln!(s, "- {n} B: aeslab's best {best:.3} cycles/byte; peers' time relative to it: {}", peers.join(", "));
+        }
+        if face {
+            s += &face_line(bits, &sizes, &cpb);
+        }
+        s += "\n";
     }
     s
 }
@@ -327,8 +417,49 @@ pub fn run(args: &BenchGcmArgs) -> CliResult {
             .iter()
             .cloned()
             .map(Record::Throughput)
+            .chain(b.opened.iter().cloned().map(|t| Record::Opened(Opened::new(t))))
             .chain(b.setup.iter().cloned().map(Record::KeySetup))
             .chain(b.per_message.iter().cloned().map(Record::KeyPerMessage))
             .collect();
     print_bench(args.out.json, "gcm", &b.cal, &records, || markdown(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use aeslab::gcm::Gcm;
+    use aeslab_measure::{Plan, calibrate};
+
+    use super::checked_open_timings;
+    use crate::peers::gcm::{GcmOpen, GcmPeer};
+
+    /// A broken peer: its open decrypts (sealing XORs the same keystream) and never checks
+    /// the tag.
+    struct AcceptsAnyTag(Gcm);
+
+    impl GcmPeer for AcceptsAnyTag {
+        fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+            GcmPeer::seal(&mut self.0, buf)
+        }
+    }
+
+    impl GcmOpen for AcceptsAnyTag {
+        fn open(&mut self, buf: &mut [u8], _tag: &[u8; 16]) -> bool {
+            GcmPeer::seal(&mut self.0, buf);
+            true
+        }
+    }
+
+    #[test]
+    fn open_timings_check_every_peer_first_and_refuse_one_that_accepts_a_wrong_tag() {
+        let key = [0x5au8; 16];
+        let cal = calibrate();
+        let (mut good, mut other) = (Gcm::new(&key).unwrap(), Gcm::new(&key).unwrap());
+        let mut broken = AcceptsAnyTag(Gcm::new(&key).unwrap());
+        let mut peers: Vec<&mut dyn GcmOpen> = vec![&mut good, &mut broken, &mut other];
+        assert_eq!(checked_open_timings(&cal, Plan::QUICK, 64, &mut peers).err(), Some(1));
+        let mut peers: Vec<&mut dyn GcmOpen> = vec![&mut good, &mut other];
+        let timings = checked_open_timings(&cal, Plan::QUICK, 100, &mut peers).expect("both open what they sealed");
+        assert_eq!(timings.len(), 2);
+        assert!(timings.iter().all(|t| t.cycles > 0.0));
+    }
 }

@@ -75,7 +75,7 @@ enum BenchCommand {
     /// The ACE permutation per backend against the scalar reference (seed 004), and
     /// ACE-AE-128 / ACE-H-256 with one message and with a full register of messages.
     Ace(bench_ace::BenchAceArgs),
-    /// AES-GCM sealing, aeslab against OpenSSL, aws-lc-rs, ring and RustCrypto aes-gcm.
+    /// AES-GCM sealing and opening, aeslab against OpenSSL, aws-lc-rs, ring, RustCrypto aes-gcm and Go.
     Gcm(bench_gcm::BenchGcmArgs),
 }
 

@@ -133,6 +133,21 @@ pub struct Throughput {
     pub spread: f64,
 }
 
+/// Opening throughput of one AES-GCM implementation on one message size (`bench gcm`): a
+/// seal's record and `"op": "open"`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Opened {
+    #[serde(flatten)]
+    pub throughput: Throughput,
+    pub op: &'static str,
+}
+
+impl Opened {
+    pub fn new(throughput: Throughput) -> Opened {
+        Opened { throughput, op: "open" }
+    }
+}
+
 /// Key set-up cost (and, with a FACE level, the table precomputation).
 #[derive(Clone, Debug, Serialize)]
 pub struct KeySetup {
@@ -170,6 +185,7 @@ pub struct KeyPerMessage {
 #[serde(untagged)]
 pub enum Record {
     Throughput(Throughput),
+    Opened(Opened),
     KeySetup(KeySetup),
     KeyPerMessage(KeyPerMessage),
 }
@@ -206,6 +222,7 @@ impl Measured for Record {
     fn spread(&self) -> f64 {
         match self {
             Record::Throughput(t) => t.spread,
+            Record::Opened(o) => o.throughput.spread,
             Record::KeySetup(k) => k.spread,
             Record::KeyPerMessage(k) => k.spread,
         }

@@ -23,7 +23,7 @@ use crate::instr::{self, InstrArgs};
 use crate::pipeline::{self, PipelineArgs, PipelineReport};
 use crate::plots::{self, Series};
 use crate::progress::Progress;
-use crate::records::{InstrRecord, Throughput};
+use crate::records::{InstrRecord, Opened, Throughput};
 
 #[derive(Args)]
 pub struct ReportArgs {
@@ -186,6 +186,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
     md += &bench_gcm::markdown(&gcm);
     md += "\n![AES-128-GCM by message size](gcm-aes128.svg)\n\n![AES-256-GCM by message size](gcm-aes256.svg)\n";
     records.extend(gcm.records.iter().map(to_json));
+    records.extend(gcm.opened.iter().map(|t| to_json(&Opened::new(t.clone()))));
     records.extend(gcm.setup.iter().map(to_json));
 
     progress.step("plots");

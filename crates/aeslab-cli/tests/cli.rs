@@ -147,6 +147,8 @@ fn report_writes_every_section_the_json_records_and_the_plots() {
     }
     assert!(has(&|r| r["face"] == "rd2p" && r["key_bits"] == 256));
     assert!(has(&|r| r["op"] == "key_setup"));
+    assert!(has(&|r| r["op"] == "open" && r["impl"] == "aeslab" && r["backend"].as_str().is_some_and(|b| b.starts_with("aead traits"))));
+    assert!(md.contains("AES-128-GCM open, cycles/byte") && md.contains("AES-256-GCM open, cycles/byte"));
     assert!(has(&|r| r.get("ns_per_op").is_some() && r["impl"] == "zears"));
     assert!(has(&|r| r["op"] == "perm" && r["backend"] == "scalar"));
     assert!(has(&|r| r["op"] == "aead"));

@@ -39,7 +39,7 @@ fn bench_gcm_json_has_bench_ctrs_record_shape() {
     let mut impls: Vec<String> = Vec::new();
     let mut rows: Vec<(String, String)> = Vec::new();
     // Key set-up records (`op`), one per implementation that has a key object to time.
-    let setup: Vec<&serde_json::Value> = records.iter().filter(|r| r.get("op").is_some()).collect();
+    let setup: Vec<&serde_json::Value> = records.iter().filter(|r| r["op"] == "key_setup").collect();
     for r in &setup {
         let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
         keys.sort();
@@ -71,6 +71,23 @@ fn bench_gcm_json_has_bench_ctrs_record_shape() {
     // Go's GCM runs from `peers/go` whenever `go` is on PATH.
     let has_go = std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("go").is_file()));
     assert_eq!(impls.iter().filter(|i| *i == "go").count(), if has_go { 2 } else { 0 });
+    // Opening: the sealing record's shape and `"op": "open"`, one for every sealing record.
+    let sealed: Vec<(&str, &str, u64)> = records
+        .iter()
+        .filter(|r| r.get("op").is_none())
+        .map(|r| (r["impl"].as_str().unwrap(), r["backend"].as_str().unwrap(), r["bytes"].as_u64().unwrap()))
+        .collect();
+    let opened: Vec<&serde_json::Value> = records.iter().filter(|r| r["op"] == "open").collect();
+    for r in &opened {
+        let mut keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort();
+        assert_eq!(keys, ["backend", "bytes", "cycles_per_byte", "face", "gbytes_per_s", "impl", "key_bits", "op", "threads"]);
+        assert!(r["cycles_per_byte"].as_f64().unwrap() > 0.0);
+    }
+    let opened: Vec<(&str, &str, u64)> =
+        opened.iter().map(|r| (r["impl"].as_str().unwrap(), r["backend"].as_str().unwrap(), r["bytes"].as_u64().unwrap())).collect();
+    assert_eq!(opened, sealed);
+    assert_eq!(records.len(), setup.len() + 2 * sealed.len(), "records other than seal, open and key set-up");
 }
 
 /// `--key-per-message` adds, per size, one record per current implementation timing a key made,

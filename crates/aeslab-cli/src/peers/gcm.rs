@@ -1,6 +1,6 @@
 //! The AES-GCM peers, measured in the same process as aeslab: OpenSSL, aws-lc-rs, ring and
-//! RustCrypto `aes-gcm` (0.11 and 0.10), each keyed once and sealing every message with the same
-//! nonce and AD. aeslab is measured twice: its native `Gcm`, and `Aes128Gcm`/`Aes256Gcm` through
+//! RustCrypto `aes-gcm` (0.11 and 0.10), each keyed once and sealing (or opening) every message
+//! with the same nonce and AD. aeslab is measured twice: its native `Gcm`, and `Aes128Gcm`/`Aes256Gcm` through
 //! the RustCrypto `aead` traits (`AeadInOut`), the way a user's crate calls it. (A fresh nonce
 //! per message costs the same as a fixed one for every implementation here: none keeps state
 //! between messages, and the fixed one lets each output be checked against the others.)
@@ -20,26 +20,61 @@ pub trait GcmPeer {
     fn seal(&mut self, buf: &mut [u8]) -> [u8; 16];
 }
 
+/// A keyed implementation that also opens, as its users call it: checks `tag` over the
+/// ciphertext in `buf` and decrypts it in place. `false` when the tag does not verify (what
+/// `buf` then holds is the implementation's business).
+pub trait GcmOpen: GcmPeer {
+    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool;
+}
+
 impl GcmPeer for Gcm {
     fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
         self.encrypt_in_place_detached(&NONCE, AD, buf).expect("valid nonce and length")
     }
 }
 
-struct OpenSslGcm(openssl::cipher_ctx::CipherCtx);
+impl GcmOpen for Gcm {
+    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+        self.decrypt_in_place_detached(&NONCE, AD, buf, tag).is_ok()
+    }
+}
+
+/// OpenSSL's EVP AES-GCM: one context keyed for sealing, one for opening (an EVP context is
+/// keyed for one direction).
+struct OpenSslGcm {
+    seal: openssl::cipher_ctx::CipherCtx,
+    open: openssl::cipher_ctx::CipherCtx,
+}
 
 impl GcmPeer for OpenSslGcm {
     fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        // The key was scheduled once; each message sets only its nonce.
-        let ctx = &mut self.0;
-        ctx.encrypt_init(None, None, Some(&NONCE)).expect("EVP_EncryptInit_ex");
-        ctx.cipher_update(AD, None).expect("AAD");
+        openssl_seal(&mut self.seal, buf)
+    }
+}
+
+/// Seals `buf` with an EVP context keyed for sealing: the key was scheduled once, and each
+/// message sets only its nonce.
+fn openssl_seal(ctx: &mut openssl::cipher_ctx::CipherCtx, buf: &mut [u8]) -> [u8; 16] {
+    ctx.encrypt_init(None, None, Some(&NONCE)).expect("EVP_EncryptInit_ex");
+    ctx.cipher_update(AD, None).expect("AAD");
+    let n = buf.len();
+    ctx.cipher_update_inplace(buf, n).expect("EVP_EncryptUpdate");
+    ctx.cipher_final(&mut []).expect("EVP_EncryptFinal_ex");
+    let mut tag = [0u8; 16];
+    ctx.tag(&mut tag).expect("GET_TAG");
+    tag
+}
+
+impl GcmOpen for OpenSslGcm {
+    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+        let ctx = &mut self.open;
         let n = buf.len();
-        ctx.cipher_update_inplace(buf, n).expect("EVP_EncryptUpdate");
-        ctx.cipher_final(&mut []).expect("EVP_EncryptFinal_ex");
-        let mut tag = [0u8; 16];
-        ctx.tag(&mut tag).expect("GET_TAG");
-        tag
+        // EVP_DecryptFinal_ex checks the tag set before it.
+        ctx.decrypt_init(None, None, Some(&NONCE)).is_ok()
+            && ctx.cipher_update(AD, None).is_ok()
+            && ctx.cipher_update_inplace(buf, n).is_ok()
+            && ctx.set_tag(tag).is_ok()
+            && ctx.cipher_final(&mut []).is_ok()
     }
 }
 
@@ -53,6 +88,13 @@ impl GcmPeer for AwsLcGcm {
     }
 }
 
+impl GcmOpen for AwsLcGcm {
+    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+        use aws_lc_rs::aead::{Aad, Nonce};
+        self.0.open_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), tag, buf).is_ok()
+    }
+}
+
 struct RingGcm(ring::aead::LessSafeKey);
 
 impl GcmPeer for RingGcm {
@@ -63,7 +105,15 @@ impl GcmPeer for RingGcm {
     }
 }
 
-/// An `aead` 0.6 AEAD sealing through `AeadInOut` (aeslab's types and RustCrypto's 0.11).
+impl GcmOpen for RingGcm {
+    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+        use ring::aead::{Aad, Nonce, Tag};
+        self.0.open_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), Tag::from(*tag), buf, 0..).is_ok()
+    }
+}
+
+/// An `aead` 0.6 AEAD sealing and opening through `AeadInOut` (aeslab's types and RustCrypto's
+/// 0.11).
 struct AeadInOutGcm<A>(Box<A>);
 
 impl<A: aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16>> GcmPeer for AeadInOutGcm<A> {
@@ -73,7 +123,13 @@ impl<A: aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U
     }
 }
 
-fn aead_in_out<A>(key: &[u8]) -> Result<Box<dyn GcmPeer>, String>
+impl<A: aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16>> GcmOpen for AeadInOutGcm<A> {
+    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+        self.0.decrypt_inout_detached(&NONCE.into(), AD, buf.into(), &(*tag).into()).is_ok()
+    }
+}
+
+fn aead_in_out<A>(key: &[u8]) -> Result<Box<dyn GcmOpen>, String>
 where
     A: aead::KeyInit + aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16> + 'static,
 {
@@ -97,13 +153,36 @@ impl GcmPeer for RustCryptoGcm {
     }
 }
 
-/// OpenSSL's GCM context keyed with `key` (16 or 32 bytes): the throughput rows seal with it,
-/// the key set-up table times it.
+impl GcmOpen for RustCryptoGcm {
+    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+        use aes_gcm::aead::AeadInPlace;
+        let nonce = aes_gcm::Nonce::from_slice(&NONCE);
+        let tag = aes_gcm::Tag::from_slice(tag);
+        match self {
+            RustCryptoGcm::K128(c) => c.decrypt_in_place_detached(nonce, AD, buf, tag),
+            RustCryptoGcm::K256(c) => c.decrypt_in_place_detached(nonce, AD, buf, tag),
+        }
+        .is_ok()
+    }
+}
+
+/// OpenSSL's GCM context keyed with `key` (16 or 32 bytes) for sealing: the throughput rows
+/// seal with it, the key set-up table times it.
 fn openssl_key(key: &[u8]) -> Result<openssl::cipher_ctx::CipherCtx, String> {
-    let cipher = if key.len() == 16 { openssl::cipher::Cipher::aes_128_gcm() } else { openssl::cipher::Cipher::aes_256_gcm() };
     let mut ctx = openssl::cipher_ctx::CipherCtx::new().map_err(|e| e.to_string())?;
-    ctx.encrypt_init(Some(cipher), Some(key), None).map_err(|e| e.to_string())?;
+    ctx.encrypt_init(Some(openssl_cipher(key)), Some(key), None).map_err(|e| e.to_string())?;
     Ok(ctx)
+}
+
+/// The same for opening.
+fn openssl_open_key(key: &[u8]) -> Result<openssl::cipher_ctx::CipherCtx, String> {
+    let mut ctx = openssl::cipher_ctx::CipherCtx::new().map_err(|e| e.to_string())?;
+    ctx.decrypt_init(Some(openssl_cipher(key)), Some(key), None).map_err(|e| e.to_string())?;
+    Ok(ctx)
+}
+
+fn openssl_cipher(key: &[u8]) -> &'static openssl::cipher::CipherRef {
+    if key.len() == 16 { openssl::cipher::Cipher::aes_128_gcm() } else { openssl::cipher::Cipher::aes_256_gcm() }
 }
 
 /// aws-lc-rs's AES-GCM key, likewise.
@@ -124,14 +203,15 @@ pub struct Implementation {
     pub backend: String,
     /// aeslab's FACE level; `none` for the peers.
     pub face: FaceLevel,
-    pub peer: Box<dyn GcmPeer>,
+    pub peer: Box<dyn GcmOpen>,
 }
 
-fn peer(name: &'static str, backend: &str, peer: Box<dyn GcmPeer>) -> Implementation {
+fn peer(name: &'static str, backend: &str, peer: Box<dyn GcmOpen>) -> Implementation {
     Implementation { name, backend: backend.to_string(), face: FaceLevel::None, peer }
 }
 
-/// Every implementation measured, keyed with `key`: aeslab (FACE none and rd2p) and the peers.
+/// Every implementation measured, keyed with `key`: aeslab (FACE none and rd2p) and the peers,
+/// each keyed for both directions.
 pub fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
     let mut v = Vec::new();
     let backend = default_backend();
@@ -142,7 +222,7 @@ pub fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
     }
     let traits = if key.len() == 16 { aead_in_out::<aeslab::gcm::Aes128Gcm>(key)? } else { aead_in_out::<aeslab::gcm::Aes256Gcm>(key)? };
     v.push(Implementation { name: "aeslab", backend: format!("{TRAITS} ({backend})"), face: FaceLevel::Rd2p, peer: traits });
-    v.push(peer("openssl", "evp", Box::new(OpenSslGcm(openssl_key(key)?))));
+    v.push(peer("openssl", "evp", Box::new(OpenSslGcm { seal: openssl_key(key)?, open: openssl_open_key(key)? })));
     v.push(peer("aws-lc-rs", "aws-lc", Box::new(AwsLcGcm(aws_lc_key(key)?))));
     v.push(peer("ring", "ring 0.17", Box::new(RingGcm(ring_key(key)?))));
     let rc011 = if key.len() == 16 { aead_in_out::<aes_gcm011::Aes128Gcm>(key)? } else { aead_in_out::<aes_gcm011::Aes256Gcm>(key)? };
@@ -177,7 +257,7 @@ pub fn key_and_seals(key: &[u8]) -> Vec<(&'static str, &'static str, KeyAndSeal)
     let mut v: Vec<(&'static str, &'static str, KeyAndSeal)> = Vec::new();
     v.push(("aeslab", TRAITS, traits_key_and_seal::<aeslab::gcm::Aes128Gcm, aeslab::gcm::Aes256Gcm>(key)));
     let kk = k.clone();
-    v.push(("openssl", "evp", Box::new(move |buf| OpenSslGcm(openssl_key(&kk).expect("OpenSSL key")).seal(buf))));
+    v.push(("openssl", "evp", Box::new(move |buf| openssl_seal(&mut openssl_key(&kk).expect("OpenSSL key"), buf))));
     let kk = k.clone();
     v.push(("aws-lc-rs", "aws-lc", Box::new(move |buf| AwsLcGcm(aws_lc_key(&kk).expect("aws-lc key")).seal(buf))));
     v.push(("ring", "ring 0.17", Box::new(move |buf| RingGcm(ring_key(&k).expect("ring key")).seal(buf))));

@@ -130,6 +130,20 @@ pub fn gcm(key: &[u8], nonce: &[u8; 12], ad: &[u8], sizes: &[usize], quick: bool
     throughput(&run(&bin, &argv)?, bits, cal)
 }
 
+/// The same GCM opening in place (`gcm-open`, with the nonce and AD of [`gcm`], which checks
+/// the peer's sealing against aeslab's first). The peer itself checks that every timed open
+/// verifies and that a wrong tag is refused, and fails otherwise.
+pub fn gcm_open(key: &[u8], sizes: &[usize], quick: bool, cal: &Calibration) -> Result<Vec<Throughput>, String> {
+    let bin = binary(false)?;
+    let key_hex = hex::encode(key);
+    let sizes = size_list(sizes);
+    let mut argv = vec!["gcm-open", "-key", &key_hex, "-sizes", &sizes];
+    if quick {
+        argv.push("-quick");
+    }
+    throughput(&run(&bin, &argv)?, key.len() as u32 * 8, cal)
+}
+
 /// Yawning's Go AEZ, with its assembly or `noasm`, on the inputs of `super::aez`: its
 /// output is checked against aeslab's first.
 pub fn aez(noasm: bool, sizes: &[usize], quick: bool, cal: &Calibration) -> Result<Vec<AezRecord>, String> {
