@@ -186,6 +186,23 @@ pub trait Reg: Copy {
     unsafe fn unzip(lo: Self, hi: Self) -> (Self, Self);
     /// Inverse of [`Reg::unzip`].
     unsafe fn zip(a: Self, b: Self) -> (Self, Self);
+    /// Whether [`Reg::load_bytes`], [`Reg::store_bytes`] and [`Reg::keep_bytes`] exist: byte
+    /// masks (AVX-512BW on zmm). The others have no byte-granular masked move, and their
+    /// methods are unreachable.
+    const BYTE_MASKS: bool = false;
+    /// The first `n ≤ 16·LANES` bytes at `src`, zero after them, touching no memory beyond
+    /// them (`src` may point past its object when `n` is 0).
+    unsafe fn load_bytes(_src: *const u8, _n: usize) -> Self {
+        unreachable!("no byte-masked loads on this register")
+    }
+    /// Stores the first `n ≤ 16·LANES` bytes, touching no memory beyond them.
+    unsafe fn store_bytes(self, _dst: *mut u8, _n: usize) {
+        unreachable!("no byte-masked stores on this register")
+    }
+    /// The first `n ≤ 16·LANES` bytes, zero after them.
+    unsafe fn keep_bytes(self, _n: usize) -> Self {
+        unreachable!("no byte masks on this register")
+    }
 }
 
 /// The [`Reg`] methods that are trivial for a register of one block (xmm, ARM's q): "fewer

@@ -186,6 +186,13 @@ impl Reg for __m256i {
     }
 }
 
+/// The mask of the first `n ≤ 64` bytes of a zmm register.
+#[inline(always)]
+fn byte_mask(n: usize) -> __mmask64 {
+    debug_assert!(n <= 64);
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
 impl Reg for __m512i {
     const LANES: usize = 4;
     #[inline(always)]
@@ -242,6 +249,19 @@ impl Reg for __m512i {
     #[inline(always)]
     unsafe fn keep_first(self, n: usize) -> Self {
         unsafe { _mm512_maskz_mov_epi64(((1u32 << (2 * n)) - 1) as __mmask8, self) }
+    }
+    const BYTE_MASKS: bool = true;
+    #[inline(always)]
+    unsafe fn load_bytes(src: *const u8, n: usize) -> Self {
+        unsafe { _mm512_maskz_loadu_epi8(byte_mask(n), src.cast()) }
+    }
+    #[inline(always)]
+    unsafe fn store_bytes(self, dst: *mut u8, n: usize) {
+        unsafe { _mm512_mask_storeu_epi8(dst.cast(), byte_mask(n), self) }
+    }
+    #[inline(always)]
+    unsafe fn keep_bytes(self, n: usize) -> Self {
+        unsafe { _mm512_maskz_mov_epi8(byte_mask(n), self) }
     }
     // (a0, b0, a1, b1), (a2, b2, a3, b3) → (a0, a1, a2, a3) and (b0, b1, b2, b3).
     #[inline(always)]
