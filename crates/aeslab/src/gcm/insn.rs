@@ -358,9 +358,10 @@ impl<R: AesRound, const CIPHERTEXT: bool> Finish<R> for MaskedTail<R, CIPHERTEXT
 }
 
 /// One group of `N` registers in place at `dst`: rounds `AFTER + 1 .. NR` on the next starts
-/// and the last round with the data folded into its key, through `fin`. With `HASH`, the whole GHASH group at `hashed` is multiplied between
-/// the rounds (its registers spread evenly over them, the accumulator `acc` folded into the
-/// first) and reduced before the last round; the new accumulator is returned.
+/// and the last round with the data folded into its key, through `fin`. With `HASH`, the whole
+/// GHASH group at `hashed` is multiplied between the rounds (its registers spread evenly over
+/// them, the accumulator `acc` folded into the first) and reduced before the last round; the
+/// new accumulator is returned.
 ///
 /// Each round key is read from `keys` where it is used: with the states, the sum and the data
 /// live, the keys do not fit in 16 registers beside them (see `ctr::insn::finish`), and on
