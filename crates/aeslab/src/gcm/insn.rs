@@ -25,11 +25,11 @@
 //! the two constants lane by lane.
 //!
 //! The tail (less than a group). On zmm it runs in place through AVX-512BW byte masks
-//! (`MaskedTail`), and sealing hashes its ciphertext from the registers, with the lengths block
-//! in the lane after it (`hash_tail`). Elsewhere it goes through a zero-padded buffer on the
-//! stack, so every register is whole; only the blocks the tail uses are zeroed, and wiped
-//! afterwards. Karatsuba's halves of the powers (made per message) and the accumulator's bytes
-//! are wiped too.
+//! (`MaskedTail`, `MaskedSealTail`), and sealing hashes its ciphertext from the registers,
+//! with the lengths block in the lane after it (`hash_tail`). Elsewhere it goes through a
+//! zero-padded buffer on the stack, so every register is whole; only the blocks the tail uses
+//! are zeroed, and wiped afterwards. Karatsuba's halves of the powers (made per message) and the
+//! accumulator's bytes are wiped too.
 //!
 //! Constant time: AES instructions and carry-less multiplies run in constant time. Every branch
 //! and address depends on lengths and on the counter (from the nonce, which is public), never
@@ -48,9 +48,9 @@ use crate::aes::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::ctr::{Counter, TABLE_OVERHANG};
 use crate::ctr::insn::segment_constant;
 use crate::ghash::POWERS;
-use crate::ghash::clmul::{GROUP, HALVES, Sum, absorb_group, group_register, karatsuba_halves, update_blocks};
+use crate::ghash::clmul::{GROUP, HALVES, Sum, absorb_group, absorb_tail, group_register, karatsuba_halves, update_blocks};
 use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl};
-use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, load_blocks, read_u128};
+use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, read_u128};
 
 // An AES group and a GHASH group are the same registers: one hashed per AES group.
 const _: () = assert!(GROUP == IN_FLIGHT);
@@ -334,26 +334,45 @@ impl<R: AesRound> Finish<R> for Whole {
 
 /// The message's tail in place, on registers with byte masks (zmm): `bytes` from the group's
 /// start, each register's share read and written through a mask, so nothing past the message
-/// is touched (registers wholly past it read and write nothing). With `CIPHERTEXT` (sealing) the
-/// results, zero past the message as GHASH pads, are kept in `out` for the GHASH, which takes
-/// them from there rather than from memory; the keystream past the message never reaches
-/// memory. Opening keeps nothing: its results are plaintext not yet authenticated.
-struct MaskedTail<R, const CIPHERTEXT: bool> {
+/// is touched (registers wholly past it read and write nothing). Opening's: it keeps nothing,
+/// as its results are plaintext not yet authenticated.
+struct MaskedTail {
     bytes: usize,
-    out: [R; IN_FLIGHT],
 }
 
-impl<R: AesRound, const CIPHERTEXT: bool> Finish<R> for MaskedTail<R, CIPHERTEXT> {
+impl MaskedTail {
+    /// Register `j`'s last round through the masks, written back; its result, zero past the
+    /// message.
     #[inline(always)]
-    unsafe fn finish(&mut self, j: usize, p: *mut Block, s: R, k_last: R) {
+    unsafe fn last_round<R: AesRound>(&self, j: usize, p: *mut Block, s: R, k_last: R) -> R {
         unsafe {
             let n = self.bytes.saturating_sub(j * 16 * R::LANES).min(16 * R::LANES);
             let c = s.enc_last(k_last.xor(R::load_bytes(p.cast(), n))).keep_bytes(n);
             c.store_bytes(p.cast(), n);
-            if CIPHERTEXT {
-                self.out[j] = c;
-            }
+            c
         }
+    }
+}
+
+impl<R: AesRound> Finish<R> for MaskedTail {
+    #[inline(always)]
+    unsafe fn finish(&mut self, j: usize, p: *mut Block, s: R, k_last: R) {
+        unsafe { self.last_round(j, p, s, k_last) };
+    }
+}
+
+/// Sealing's tail: [`MaskedTail`], with the ciphertext (zero past the message, as GHASH pads)
+/// kept in `ct` for the GHASH, which takes it from there rather than from memory
+/// ([`hash_tail`]); the keystream past the message never reaches memory.
+struct MaskedSealTail<R> {
+    tail: MaskedTail,
+    ct: [R; IN_FLIGHT],
+}
+
+impl<R: AesRound> Finish<R> for MaskedSealTail<R> {
+    #[inline(always)]
+    unsafe fn finish(&mut self, j: usize, p: *mut Block, s: R, k_last: R) {
+        unsafe { self.ct[j] = self.tail.last_round(j, p, s, k_last) };
     }
 }
 
@@ -504,34 +523,22 @@ unsafe fn hash_blocks<R: ClmulReg>(powers: &[Block; POWERS], acc: R::Lane, block
 }
 
 /// `acc` after a message's tail in registers (`ct`: its last `rest < GROUP × LANES × 16` bytes,
-/// zero past them, as [`MaskedTail`] leaves them) and the lengths block after them, against the
-/// powers that line up with those blocks (H^m … H^1, consecutive in memory as the blocks are);
-/// the lengths block goes into the lane after the last block, or, after a tail of a whole group
-/// of blocks less a few bytes, is hashed on its own. Whole registers, by Karatsuba, the powers'
-/// last register through a masked load.
+/// zero past them, as [`MaskedSealTail`] leaves them) and the lengths block after them, by
+/// [`absorb_tail`]: the lengths block goes into the lane after the last block, or, after a tail
+/// of a whole group of blocks less a few bytes, is hashed on its own.
 #[inline(always)]
 unsafe fn hash_tail<R: ClmulReg>(powers: &[Block; POWERS], acc: R::Lane, ct: &[R; IN_FLIGHT], rest: usize, lengths: &Block) -> R::Lane {
     unsafe {
         let nblocks = rest.div_ceil(16);
         let with_lengths = nblocks < IN_FLIGHT * R::LANES;
         let m = nblocks + usize::from(with_lengths);
-        let h = powers.as_ptr().add(POWERS - m);
-        let lengths_everywhere = R::broadcast(lengths);
-        let (lengths_reg, lane) = (nblocks / R::LANES, nblocks % R::LANES);
-        let mut sum = Sum::<R>::zero();
-        for (r, &c) in ct.iter().enumerate().take(m.div_ceil(R::LANES)) {
-            let k = r * R::LANES;
-            let mut x = c;
-            if with_lengths && r == lengths_reg {
-                x = x.xor(lengths_everywhere.keep_bytes(16 * (lane + 1)).xor(lengths_everywhere.keep_bytes(16 * lane)));
-            }
-            let mut x = x.byte_reverse();
-            if r == 0 {
-                x = x.xor(R::from_lane0(acc));
-            }
-            sum.karatsuba_add_folded(x, load_blocks::<R>(h.add(k), (m - k).min(R::LANES)));
-        }
-        let acc = sum.reduce_karatsuba();
+        // The lengths block in the lane after the data alone: the bytes below its end less
+        // those below its start.
+        let (r, lane) = (nblocks / R::LANES, nblocks % R::LANES);
+        let everywhere = R::broadcast(lengths);
+        let in_lane = everywhere.keep_bytes(16 * (lane + 1)).xor(everywhere.keep_bytes(16 * lane));
+        let extra = if with_lengths { (r, in_lane) } else { (GROUP, R::zero()) };
+        let acc = absorb_tail::<R>(powers.as_ptr().add(POWERS - m), m, acc, ct, extra);
         if with_lengths { acc } else { hash_blocks::<R>(powers, acc, core::slice::from_ref(lengths)) }
     }
 }
@@ -652,16 +659,16 @@ where
                     *c = R::load_bytes(tail.cast::<u8>().add(at), (rest - at).min(16 * lanes));
                 }
                 acc = hash_tail::<R>(powers, acc, &ct, rest, &lengths);
-                let mut fin = MaskedTail::<R, false> { bytes: rest, out: [R::zero(); IN_FLIGHT] };
+                let mut fin = MaskedTail { bytes: rest };
                 tail_group::<R, S, _, NR, AFTER, false>(keys, &mut starts, tail, gkey, last_group, acc, nregs, &mut fin);
             } else {
-                let mut fin = MaskedTail::<R, true> { bytes: rest, out: [R::zero(); IN_FLIGHT] };
+                let mut fin = MaskedSealTail { tail: MaskedTail { bytes: rest }, ct: [R::zero(); IN_FLIGHT] };
                 acc = if pending {
                     tail_group::<R, S, _, NR, AFTER, true>(keys, &mut starts, tail, gkey, last_group, acc, nregs, &mut fin)
                 } else {
                     tail_group::<R, S, _, NR, AFTER, false>(keys, &mut starts, tail, gkey, last_group, acc, nregs, &mut fin)
                 };
-                acc = hash_tail::<R>(powers, acc, &fin.out, rest, &lengths);
+                acc = hash_tail::<R>(powers, acc, &fin.ct, rest, &lengths);
             }
         } else {
             let nblocks = rest.div_ceil(16);

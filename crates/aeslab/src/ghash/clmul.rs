@@ -190,6 +190,33 @@ pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V::Lane, chun
     }
 }
 
+/// The accumulator `a` after a tail of `m` blocks (fewer than a group) held in registers
+/// `regs`, as loaded (block byte order, the lanes past the `m`-th block zero), with `extra`
+/// XORed into register `extra_at` (AES-GCM's lengths block in the lane after the data; `GROUP`
+/// for none), against the powers that line up with them, H^m … H^1 at `h`. Those are
+/// consecutive in memory as the blocks are, so a register of them loads whole, the last
+/// through a masked load that reads nothing past them (the zero lanes add nothing). By
+/// Karatsuba, the powers' halves folded here. What [`update_blocks`] does with a long tail on
+/// zmm, and AES-GCM with a sealed message's tail in the registers that encrypted it
+/// (`gcm::insn::hash_tail`). (`extra` goes in here, not into a copy of `regs`: a write at a
+/// run-time index put the copy on the stack, and a 16-byte seal took 10% longer on Zen 5.)
+#[inline(always)]
+pub(crate) unsafe fn absorb_tail<V: ClmulReg>(h: *const Block, m: usize, a: V::Lane, regs: &[V; GROUP], (extra_at, extra): (usize, V)) -> V::Lane {
+    unsafe {
+        debug_assert!(m < GROUP * V::LANES);
+        let mut s = Sum::<V>::zero();
+        for (r, &x) in regs.iter().enumerate().take(m.div_ceil(V::LANES)) {
+            let k = r * V::LANES;
+            let mut x = if r == extra_at { x.xor(extra) } else { x }.byte_reverse();
+            if r == 0 {
+                x = x.xor(V::from_lane0(a));
+            }
+            s.karatsuba_add_folded(x, load_blocks::<V>(h.add(k), (m - k).min(V::LANES)));
+        }
+        s.reduce_karatsuba()
+    }
+}
+
 /// The shortest tail [`update_blocks`] hashes in whole zmm registers. Shorter ones go one block
 /// per 128-bit register, which measured faster on Zen 5 (2026-11-26; AES-128-GCM seal,
 /// cycles/byte, one block at a time against zmm): 96 bytes, 7 blocks with the lengths, 1.75–1.83
@@ -219,25 +246,19 @@ pub(crate) unsafe fn update_blocks<V: ClmulReg>(powers: &[Block], acc: &mut Bloc
         let m = tail.len();
         let h = powers.as_ptr().add(n - m);
         if V::LANES == MAX_LANES && m >= WIDE_TAIL_FROM {
-            // On zmm, a whole register at a time: the powers are consecutive in memory as the
-            // blocks are, and the last register goes through masked loads that touch nothing
-            // past the blocks or the powers (its zero lanes add nothing). One block per 128-bit
+            // On zmm, a whole register at a time ([`absorb_tail`]). One block per 128-bit
             // register, the 26 blocks after the whole groups of a 1420-byte AES-GCM message (its
             // tail and the lengths) took 104 multiplies, and the message 507 cycles on Zen 5
             // against 330 for 1536 bytes; this way, 0.358 → 0.25 cycles/byte (2026-11-26).
             // (That tail now goes through `gcm::insn::hash_tail`, from the registers that
-            // encrypted it; this serves the AD and the other GHASH calls.)
-            let mut s = Sum::<V>::zero();
-            for r in 0..m.div_ceil(V::LANES) {
+            // encrypted it; this serves the AD and the other GHASH calls.) The last register
+            // goes through a masked load that touches nothing past the blocks.
+            let mut regs = [V::zero(); GROUP];
+            for (r, x) in regs.iter_mut().enumerate().take(m.div_ceil(V::LANES)) {
                 let k = r * V::LANES;
-                let blocks = (m - k).min(V::LANES);
-                let mut x = load_blocks::<V>(tail.as_ptr().add(k), blocks).byte_reverse();
-                if r == 0 {
-                    x = x.xor(V::from_lane0(a));
-                }
-                s.karatsuba_add_folded(x, load_blocks::<V>(h.add(k), blocks));
+                *x = load_blocks::<V>(tail.as_ptr().add(k), (m - k).min(V::LANES));
             }
-            a = s.reduce_karatsuba();
+            a = absorb_tail::<V>(h, m, a, &regs, (GROUP, V::zero()));
         } else if m > 0 {
             // Short tails, and every tail on ymm and xmm: one block per 128-bit register, by the
             // schoolbook (its four multiplies start at once; Karatsuba's middle one waits for
