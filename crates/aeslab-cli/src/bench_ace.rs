@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage, LaneStates};
-use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
+use aeslab_measure::{Calibration, Plan, calibrate, interleaved, interleaved_each};
 use clap::Args;
 
 use crate::CliResult;
@@ -77,19 +77,12 @@ pub fn measure(args: &BenchAceArgs, progress: &Progress) -> Result<AceBench, Str
     for run in 0..runs {
         progress.step(&format!("bench ace: permutation, run {} of {runs}", run + 1));
         cal.refresh();
-        let mut states: Vec<LaneStates> = backends.iter().map(|_| LaneStates::default()).collect();
-        let mut jobs: Vec<Box<dyn FnMut() + '_>> = backends
-            .iter()
-            .zip(states.iter_mut())
-            .map(|(&b, s)| {
-                // The backends were checked when the command parsed them: permute cannot fail.
-                Box::new(move || {
-                    let _ = b.permute(s);
-                }) as Box<dyn FnMut()>
-            })
-            .collect();
-        let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-        for (((t, b), cpb), sp) in interleaved(&cal, plan, &mut refs).iter().zip(&backends).zip(per_run.iter_mut()).zip(spreads.iter_mut()) {
+        let mut jobs: Vec<_> = backends.iter().map(|&b| (b, LaneStates::default())).collect();
+        // The backends were checked when the command parsed them: permute cannot fail.
+        let timings = interleaved_each(&cal, plan, &mut jobs, |(b, s)| {
+            let _ = b.permute(s);
+        });
+        for (((t, b), cpb), sp) in timings.iter().zip(&backends).zip(per_run.iter_mut()).zip(spreads.iter_mut()) {
             cpb.push(t.cycles / (STATE_BYTES * b.lanes()) as f64);
             *sp = sp.max(t.spread);
         }
@@ -156,8 +149,7 @@ pub fn measure(args: &BenchAceArgs, progress: &Progress) -> Result<AceBench, Str
                 }));
             }
         }
-        let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-        for (t, &(b, lanes)) in interleaved(&cal, plan, &mut refs).iter().zip(&shapes) {
+        for (t, &(b, lanes)) in interleaved(&cal, plan, &mut jobs).iter().zip(&shapes) {
             records.push(AceRecord {
                 implementation: "aeslab",
                 op,

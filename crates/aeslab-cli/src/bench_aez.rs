@@ -100,8 +100,7 @@ pub fn measure(args: &BenchAezArgs, progress: &Progress) -> Result<AezBench, Str
         let zears_ref = &zears;
         let nonce_ref = &nonce;
         jobs.push(Box::new(move || zears_ref.encrypt_in_place(nonce_ref, zbuf)));
-        let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-        let timings = interleaved(&cal, plan, &mut refs);
+        let timings = interleaved(&cal, plan, &mut jobs);
         let names = ours.iter().map(|(k, _)| ("aeslab", k.name().to_string())).chain([(Zears::IMPLEMENTATION, Zears::BACKEND.to_string())]);
         for ((implementation, backend), t) in names.zip(timings) {
             let ns = t.nanos;

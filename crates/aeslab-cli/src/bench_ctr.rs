@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use aeslab::aes::{AnyAes, BackendKind};
 use aeslab::ctr::{Counter, DynCtr, FaceLevel};
-use aeslab_measure::{Calibration, Plan, calibrate, interleaved};
+use aeslab_measure::{Calibration, Plan, calibrate, interleaved, interleaved_each};
 use clap::Args;
 
 use crate::CliResult;
@@ -177,10 +177,11 @@ pub fn measure(args: &BenchCtrArgs, progress: &Progress) -> Result<CtrBench, Str
             // The core clock can drift between groups (turbo, the other tenant): re-calibrate.
             cal = calibrate();
             // Every implementation must produce OpenSSL's ciphertext before it is timed.
-            let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
+            let message = crate::peers::bench_message(size);
             let mut expect = message.clone();
             OpenSsl::new(&key, &iv).apply(&mut expect);
-            let mut peers: Vec<Box<dyn CtrPeer>> = Vec::new();
+            // Each peer with its own copy of the message.
+            let mut jobs: Vec<(Box<dyn CtrPeer>, Vec<u8>)> = Vec::new();
             for var in &vars {
                 let mut out = message.clone();
                 let mut check = (var.make)();
@@ -188,16 +189,9 @@ pub fn measure(args: &BenchCtrArgs, progress: &Progress) -> Result<CtrBench, Str
                 if out != expect {
                     return Err(format!("{} {} {} produced wrong AES-{bits}-CTR output", var.implementation, var.backend, var.face));
                 }
-                peers.push((var.make)());
+                jobs.push(((var.make)(), message.clone()));
             }
-            let mut bufs: Vec<Vec<u8>> = vars.iter().map(|_| message.clone()).collect();
-            let mut closures: Vec<Box<dyn FnMut() + '_>> = peers
-                .iter_mut()
-                .zip(bufs.iter_mut())
-                .map(|(p, b)| Box::new(move || p.apply(b)) as Box<dyn FnMut()>)
-                .collect();
-            let mut refs: Vec<&mut dyn FnMut()> = closures.iter_mut().map(|c| c.as_mut() as &mut dyn FnMut()).collect();
-            let timings = interleaved(&cal, plan, &mut refs);
+            let timings = interleaved_each(&cal, plan, &mut jobs, |(p, b)| p.apply(b));
             for (var, t) in vars.iter().zip(timings) {
                 records.push(Record::Throughput(Throughput {
                     implementation: var.implementation.to_string(),
@@ -261,8 +255,7 @@ fn key_setup(args: &BenchCtrArgs, cal: &Calibration, plan: Plan, key: &[u8], iv:
         names.push((peer.implementation, peer.backend.to_string(), FaceLevel::None));
         jobs.push(Box::new(move || setup(&key, &iv)));
     }
-    let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-    let timings = interleaved(cal, plan, &mut refs);
+    let timings = interleaved(cal, plan, &mut jobs);
     names
         .into_iter()
         .zip(timings)

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use aeslab_measure::{Calibration, Plan, Timing, calibrate, interleaved};
+use aeslab_measure::{Calibration, Plan, Timing, calibrate, interleaved_each};
 use clap::Args;
 
 use crate::CliResult;
@@ -86,13 +86,8 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
             opened.extend(impls.iter().zip(timings).map(|(i, t)| throughput(i, bits, size, &t)));
         }
         progress.step(&format!("bench gcm: AES-{bits} key set-up"));
-        let makers = key_setups(&key);
-        let timings = {
-            let mut jobs: Vec<Box<dyn FnMut() + '_>> =
-                makers.iter().map(|(_, _, make)| Box::new(make) as Box<dyn FnMut()>).collect();
-            let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-            interleaved(&cal, plan, &mut refs)
-        };
+        let mut makers = key_setups(&key);
+        let timings = interleaved_each(&cal, plan, &mut makers, |(_, _, make)| make());
         for ((name, backend, _), t) in makers.iter().zip(timings) {
             setup.push(KeySetup {
                 implementation: name.to_string(),
@@ -143,7 +138,7 @@ fn throughput(i: &Implementation, bits: u32, size: usize, t: &Timing) -> Through
 /// the first's, then times the peers interleaved, each sealing its own copy of the message.
 /// `Err` holds the index of the first peer whose output differed.
 fn checked_seal_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut [&mut dyn GcmPeer]) -> Result<Vec<Timing>, usize> {
-    let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
+    let message = crate::peers::bench_message(size);
     let mut expect = message.clone();
     let expect_tag = peers[0].seal(&mut expect);
     for (i, peer) in peers.iter_mut().enumerate() {
@@ -152,18 +147,10 @@ fn checked_seal_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut 
             return Err(i);
         }
     }
-    let mut bufs: Vec<Vec<u8>> = peers.iter().map(|_| message.clone()).collect();
-    let mut jobs: Vec<Box<dyn FnMut() + '_>> = peers
-        .iter_mut()
-        .zip(bufs.iter_mut())
-        .map(|(peer, buf)| {
-            Box::new(move || {
-                std::hint::black_box(peer.seal(buf));
-            }) as Box<dyn FnMut()>
-        })
-        .collect();
-    let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-    Ok(interleaved(cal, plan, &mut refs))
+    let mut jobs: Vec<(&mut dyn GcmPeer, Vec<u8>)> = peers.iter_mut().map(|peer| (&mut **peer, message.clone())).collect();
+    Ok(interleaved_each(cal, plan, &mut jobs, |(peer, buf)| {
+        std::hint::black_box(peer.seal(buf));
+    }))
 }
 
 /// Times every peer opening one `size`-byte message in place, interleaved, each in its own
@@ -176,7 +163,7 @@ fn checked_seal_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut 
 /// and refuse C under a wrong tag. `Err` holds the index of the first peer that did not (or of
 /// one whose timed open failed).
 fn checked_open_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut [&mut dyn GcmOpen]) -> Result<Vec<Timing>, usize> {
-    let message: Vec<u8> = (0..size).map(|i| (i * 7 + 3) as u8).collect();
+    let message = crate::peers::bench_message(size);
     let mut sealed = message.clone();
     let sealed_tag = peers[0].seal(&mut sealed);
     let mut resealed = sealed.clone();
@@ -197,22 +184,13 @@ fn checked_open_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut 
         }
     }
     // Per peer: its buffer, which tag it holds next (0: C's, 1: M's), and whether an open failed.
-    let mut states: Vec<(Vec<u8>, usize, bool)> = peers.iter().map(|_| (sealed.clone(), 0, false)).collect();
-    let timings = {
-        let mut jobs: Vec<Box<dyn FnMut() + '_>> = peers
-            .iter_mut()
-            .zip(states.iter_mut())
-            .map(|(peer, (buf, next, failed))| {
-                Box::new(move || {
-                    *failed |= !std::hint::black_box(peer.open(buf, &tags[*next]));
-                    *next ^= 1;
-                }) as Box<dyn FnMut()>
-            })
-            .collect();
-        let mut refs: Vec<&mut dyn FnMut()> = jobs.iter_mut().map(|j| j.as_mut() as &mut dyn FnMut()).collect();
-        interleaved(cal, plan, &mut refs)
-    };
-    match states.iter().position(|(_, _, failed)| *failed) {
+    let mut jobs: Vec<(&mut dyn GcmOpen, Vec<u8>, usize, bool)> = peers.iter_mut().map(|peer| (&mut **peer, sealed.clone(), 0, false)).collect();
+    let tags = &tags;
+    let timings = interleaved_each(cal, plan, &mut jobs, |(peer, buf, next, failed)| {
+        *failed |= !std::hint::black_box(peer.open(buf, &tags[*next]));
+        *next ^= 1;
+    });
+    match jobs.iter().position(|(_, _, _, failed)| *failed) {
         Some(i) => Err(i),
         None => Ok(timings),
     }

@@ -10,7 +10,8 @@ use crate::timing::{self, Body, time_interleaved, units_for};
 pub use crate::timing::{Plan, Timing};
 
 /// Times every candidate; each closure does one call of the job, and [`Timing`] is per call.
-pub fn interleaved(cal: &Calibration, plan: Plan, candidates: &mut [&mut dyn FnMut()]) -> Vec<Timing> {
+/// Candidates of different types go in boxed (`Box<dyn FnMut()>` is itself `FnMut`).
+pub fn interleaved<F: FnMut()>(cal: &Calibration, plan: Plan, candidates: &mut [F]) -> Vec<Timing> {
     let mut runs: Vec<Box<dyn FnMut(u64) + '_>> = candidates
         .iter_mut()
         .map(|f| {
@@ -25,4 +26,11 @@ pub fn interleaved(cal: &Calibration, plan: Plan, candidates: &mut [&mut dyn FnM
     let calls: Vec<u64> =
         bodies.iter_mut().map(|b| units_for(cal.clock, cal.ticks_per_ns, &mut **b, timing::SAMPLE_NS)).collect();
     time_interleaved(cal.clock, cal.ticks_per_ns, plan, &mut bodies, &calls)
+}
+
+/// [`interleaved`] with one job for every item, each candidate `job` on its own item (an
+/// implementation with its own buffer, say).
+pub fn interleaved_each<T, J: Fn(&mut T) + Copy>(cal: &Calibration, plan: Plan, items: &mut [T], job: J) -> Vec<Timing> {
+    let mut candidates: Vec<_> = items.iter_mut().map(|item| move || job(item)).collect();
+    interleaved(cal, plan, &mut candidates)
 }

@@ -15,6 +15,6 @@ pub mod machine;
 pub mod stats;
 pub mod timing;
 
-pub use bench::interleaved;
+pub use bench::{interleaved, interleaved_each};
 pub use timing::{Plan, Timing};
 pub use clock::{Calibration, Clock, calibrate};

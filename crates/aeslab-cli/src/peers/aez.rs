@@ -1,10 +1,7 @@
 //! The AEZ peer in this process: zears (Rust, on RustCrypto `aes` 0.8). The Go peer is in
 //! `go.rs`. Both encrypt the inputs below, which `peers/go` builds the same way.
 
-/// Bytes `i * mul + add` (mod 256) for i in 0..n: how the Go peer builds its inputs too.
-pub fn fill(n: usize, mul: usize, add: usize) -> Vec<u8> {
-    (0..n).map(|i| (i * mul + add) as u8).collect()
-}
+use super::fill;
 
 /// The 48-byte key every AEZ implementation is measured with.
 pub fn key() -> Vec<u8> {

@@ -1,9 +1,10 @@
 //! The AES-GCM peers, measured in the same process as aeslab: OpenSSL, aws-lc-rs, ring and
 //! RustCrypto `aes-gcm` (0.11 and 0.10), each keyed once and sealing (or opening) every message
-//! with the same nonce and AD. aeslab is measured twice: its native `Gcm`, and `Aes128Gcm`/`Aes256Gcm` through
-//! the RustCrypto `aead` traits (`AeadInOut`), the way a user's crate calls it. (A fresh nonce
-//! per message costs the same as a fixed one for every implementation here: none keeps state
-//! between messages, and the fixed one lets each output be checked against the others.)
+//! with the same nonce and AD. aeslab is measured twice: its native `Gcm`, and
+//! `Aes128Gcm`/`Aes256Gcm` through the RustCrypto `aead` traits (`AeadInOut`), the way a user's
+//! crate calls it. (A fresh nonce per message costs the same as a fixed one for every
+//! implementation here: none keeps state between messages, and the fixed one lets each output
+//! be checked against the others.)
 
 use aeslab::aes::default_backend;
 use aeslab::ctr::FaceLevel;

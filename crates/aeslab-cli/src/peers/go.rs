@@ -81,11 +81,6 @@ fn throughput(out: &str, bits: u32, cal: &Calibration) -> Result<Vec<Throughput>
         .collect())
 }
 
-/// The message the `*-check` commands encrypt: bytes `i * 7 + 3`.
-fn check_message(n: usize) -> Vec<u8> {
-    super::aez::fill(n, 7, 3)
-}
-
 fn size_list(sizes: &[usize]) -> String {
     sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
 }
@@ -97,7 +92,7 @@ pub fn ctr(key: &[u8], iv: &[u8; 16], sizes: &[usize], quick: bool, cal: &Calibr
     let bits = key.len() as u32 * 8;
     let (key_hex, iv_hex) = (hex::encode(key), hex::encode(iv));
     let check = run(&bin, &["ctr-check", "-key", &key_hex, "-iv", &iv_hex, "-size", "1000"])?;
-    let mut expect = check_message(1000);
+    let mut expect = super::bench_message(1000);
     OpenSsl::new(key, iv).apply(&mut expect);
     if check.trim() != hex::encode(&expect) {
         return Err(format!("its AES-{bits}-CTR output differs from OpenSSL's"));
@@ -118,7 +113,7 @@ pub fn gcm(key: &[u8], nonce: &[u8; 12], ad: &[u8], sizes: &[usize], quick: bool
     let key_hex = hex::encode(key);
     let check = run(&bin, &["gcm-check", "-key", &key_hex, "-size", "1000"])?;
     let gcm = Gcm::new(key).map_err(|e| e.to_string())?;
-    let expect = gcm.seal(nonce, ad, &check_message(1000)).map_err(|e| e.to_string())?;
+    let expect = gcm.seal(nonce, ad, &super::bench_message(1000)).map_err(|e| e.to_string())?;
     if check.trim() != hex::encode(&expect) {
         return Err(format!("its AES-{bits}-GCM output differs from aeslab's"));
     }

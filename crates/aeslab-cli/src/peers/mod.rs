@@ -11,3 +11,14 @@ pub mod go;
 pub fn openssl_version() -> &'static str {
     openssl::version::version()
 }
+
+/// Bytes `i * mul + add` (mod 256) for i in 0..n: how the Go peer builds its inputs too.
+pub fn fill(n: usize, mul: usize, add: usize) -> Vec<u8> {
+    (0..n).map(|i| (i * mul + add) as u8).collect()
+}
+
+/// The message the CTR and GCM benches time for `size` bytes (every peer gets its own copy),
+/// and the Go peer's `*-check` commands encrypt: bytes `i * 7 + 3`.
+pub fn bench_message(size: usize) -> Vec<u8> {
+    fill(size, 7, 3)
+}
