@@ -404,66 +404,43 @@ unsafe fn expand_192<const WIDE: bool>(key: &[u8], zero_block: Option<&mut Block
     }
 }
 
-impl AesRound for __m256i {
-    #[inline(always)]
-    unsafe fn enc(self, k: Self) -> Self {
-        unsafe { _mm256_aesenc_epi128(self, k) }
-    }
-    #[inline(always)]
-    unsafe fn enc_last(self, k: Self) -> Self {
-        unsafe { _mm256_aesenclast_epi128(self, k) }
-    }
-    #[inline(always)]
-    unsafe fn dec(self, k: Self) -> Self {
-        unsafe { _mm256_aesdec_epi128(self, k) }
-    }
-    #[inline(always)]
-    unsafe fn dec_last(self, k: Self) -> Self {
-        unsafe { _mm256_aesdeclast_epi128(self, k) }
-    }
-    #[inline(always)]
-    unsafe fn sub_word(w: u32) -> u32 {
-        unsafe { <__m128i as AesRound>::sub_word(w) }
-    }
-    #[inline(always)]
-    unsafe fn inv_mix_columns(b: &Block) -> Block {
-        unsafe { <__m128i as AesRound>::inv_mix_columns(b) }
-    }
-    #[inline(always)]
-    unsafe fn expand_key(key: &[u8], zero_block: Option<&mut Block>) -> Option<RoundKeys> {
-        // SAFETY: a ymm or zmm register means a VAES token, which includes AVX.
-        unsafe { expand_key::<true>(key, zero_block) }
-    }
+/// `AesRound` for a VAES register: its width's four round instructions, and the key
+/// schedule's helpers on xmm, where the schedule runs.
+macro_rules! vaes_round {
+    ($reg:ty, $enc:ident, $enc_last:ident, $dec:ident, $dec_last:ident) => {
+        impl AesRound for $reg {
+            #[inline(always)]
+            unsafe fn enc(self, k: Self) -> Self {
+                unsafe { $enc(self, k) }
+            }
+            #[inline(always)]
+            unsafe fn enc_last(self, k: Self) -> Self {
+                unsafe { $enc_last(self, k) }
+            }
+            #[inline(always)]
+            unsafe fn dec(self, k: Self) -> Self {
+                unsafe { $dec(self, k) }
+            }
+            #[inline(always)]
+            unsafe fn dec_last(self, k: Self) -> Self {
+                unsafe { $dec_last(self, k) }
+            }
+            #[inline(always)]
+            unsafe fn sub_word(w: u32) -> u32 {
+                unsafe { <__m128i as AesRound>::sub_word(w) }
+            }
+            #[inline(always)]
+            unsafe fn inv_mix_columns(b: &Block) -> Block {
+                unsafe { <__m128i as AesRound>::inv_mix_columns(b) }
+            }
+            #[inline(always)]
+            unsafe fn expand_key(key: &[u8], zero_block: Option<&mut Block>) -> Option<RoundKeys> {
+                // SAFETY: a ymm or zmm register means a VAES token, which includes AVX.
+                unsafe { expand_key::<true>(key, zero_block) }
+            }
+        }
+    };
 }
 
-impl AesRound for __m512i {
-    #[inline(always)]
-    unsafe fn enc(self, k: Self) -> Self {
-        unsafe { _mm512_aesenc_epi128(self, k) }
-    }
-    #[inline(always)]
-    unsafe fn enc_last(self, k: Self) -> Self {
-        unsafe { _mm512_aesenclast_epi128(self, k) }
-    }
-    #[inline(always)]
-    unsafe fn dec(self, k: Self) -> Self {
-        unsafe { _mm512_aesdec_epi128(self, k) }
-    }
-    #[inline(always)]
-    unsafe fn dec_last(self, k: Self) -> Self {
-        unsafe { _mm512_aesdeclast_epi128(self, k) }
-    }
-    #[inline(always)]
-    unsafe fn sub_word(w: u32) -> u32 {
-        unsafe { <__m128i as AesRound>::sub_word(w) }
-    }
-    #[inline(always)]
-    unsafe fn inv_mix_columns(b: &Block) -> Block {
-        unsafe { <__m128i as AesRound>::inv_mix_columns(b) }
-    }
-    #[inline(always)]
-    unsafe fn expand_key(key: &[u8], zero_block: Option<&mut Block>) -> Option<RoundKeys> {
-        // SAFETY: a ymm or zmm register means a VAES token, which includes AVX.
-        unsafe { expand_key::<true>(key, zero_block) }
-    }
-}
+vaes_round!(__m256i, _mm256_aesenc_epi128, _mm256_aesenclast_epi128, _mm256_aesdec_epi128, _mm256_aesdeclast_epi128);
+vaes_round!(__m512i, _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_aesdec_epi128, _mm512_aesdeclast_epi128);
