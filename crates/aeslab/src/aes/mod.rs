@@ -108,6 +108,15 @@ pub trait Backend: Clone + Send + Sync + Sized + 'static {
     fn decrypt_blocks(&self, blocks: &mut [Block]);
 }
 
+/// [`Backend::ready`] for a backend on instruction set `I` (named `name`): its token, if this
+/// CPU has it (else an error that says what it lacks), once the key length is checked.
+#[inline]
+pub(crate) fn ready_on<I: crate::simd::Isa>(name: &'static str, key_len: usize) -> Result<I, Error> {
+    let isa = I::detect().ok_or(Error::BackendUnavailable { backend: name, requires: I::FEATURES })?;
+    key_schedule::check_key_len(key_len)?;
+    Ok(isa)
+}
+
 /// AES rounds as building blocks for the modes, like RustCrypto's `aes::hazmat`: the first
 /// rounds of this key (FACE's cache) and full rounds with caller-given keys and no whitening
 /// (AEZ's AES4 and AES10).

@@ -429,9 +429,7 @@ impl<I: AesIsa> Backend for AesInsn<I> {
 
     #[inline]
     fn ready(key_len: usize) -> Result<I, Error> {
-        let isa = I::detect().ok_or(Error::BackendUnavailable { backend: I::NAME, requires: I::FEATURES })?;
-        key_schedule::check_key_len(key_len)?;
-        Ok(isa)
+        super::ready_on(I::NAME, key_len)
     }
 
     #[inline]
