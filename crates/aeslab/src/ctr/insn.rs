@@ -379,9 +379,9 @@ impl<I: AesIsa> Kernel for Plain<'_, I> {
                 // the mask): no block on the stack, no copies and no wipe for a partial block,
                 // and a short message in a register or two rather than one block per xmm
                 // register. `AesCtr::new` + `apply_keystream`, TSC ticks on Zen 5 (2026-11-26,
-                // three alternating runs): 20 B 50 → 41, 64 B 46 → 40, 100 B 59 → 47, 112 B
-                // 55 → 44, 1420 B 123 → 117. One whole block stays on xmm (no mask to make):
-                // 37–38 ticks against 40–41 through a mask.
+                // three alternating runs): 20 B 48–49 → 41–42, 64 B 44–45 → 40–41, 100 B 56–57
+                // → 47, 112 B 53–54 → 44–45, 1420 B 118–122 → 116–117. One whole block stays on
+                // xmm (no mask to make): 37–38 ticks against 40–41 through a mask.
                 plain_bytes::<I::Reg>(self.keys, ctr, self.data);
                 return;
             }

@@ -190,7 +190,7 @@ pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V::Lane, chun
     }
 }
 
-/// The accumulator `a` after a tail of `m` blocks (fewer than a group) held in registers
+/// The accumulator `a` after a tail of `m` blocks (at most a group) held in registers
 /// `regs`, as loaded (block byte order, the lanes past the `m`-th block zero), with `extra`
 /// XORed into register `extra_at` (AES-GCM's lengths block in the lane after the data; `GROUP`
 /// for none), against the powers that line up with them, H^m … H^1 at `h`. Those are
@@ -203,7 +203,7 @@ pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V::Lane, chun
 #[inline(always)]
 pub(crate) unsafe fn absorb_tail<V: ClmulReg>(h: *const Block, m: usize, a: V::Lane, regs: &[V; GROUP], (extra_at, extra): (usize, V)) -> V::Lane {
     unsafe {
-        debug_assert!(m < GROUP * V::LANES);
+        debug_assert!(m <= GROUP * V::LANES);
         let mut s = Sum::<V>::zero();
         for (r, &x) in regs.iter().enumerate().take(m.div_ceil(V::LANES)) {
             let k = r * V::LANES;
