@@ -341,12 +341,18 @@ struct MaskedTail {
 }
 
 impl MaskedTail {
+    /// The bytes of the message in register `j` (none for a padding register).
+    #[inline(always)]
+    fn register_bytes<R: Reg>(&self, j: usize) -> usize {
+        self.bytes.saturating_sub(j * 16 * R::LANES).min(16 * R::LANES)
+    }
+
     /// Register `j`'s last round through the masks, written back; its result, zero past the
     /// message.
     #[inline(always)]
     unsafe fn last_round<R: AesRound>(&self, j: usize, p: *mut Block, s: R, k_last: R) -> R {
         unsafe {
-            let n = self.bytes.saturating_sub(j * 16 * R::LANES).min(16 * R::LANES);
+            let n = self.register_bytes::<R>(j);
             let c = s.enc_last(k_last.xor(R::load_bytes(p.cast(), n))).keep_bytes(n);
             c.store_bytes(p.cast(), n);
             c
@@ -653,13 +659,12 @@ where
             let tail = p.add(full * g);
             if decrypt {
                 // The ciphertext hashed before it is decrypted, read through the same masks.
+                let mut fin = MaskedTail { bytes: rest };
                 let mut ct = [R::zero(); IN_FLIGHT];
                 for (r, c) in ct.iter_mut().enumerate().take(nregs) {
-                    let at = r * 16 * lanes;
-                    *c = R::load_bytes(tail.cast::<u8>().add(at), (rest - at).min(16 * lanes));
+                    *c = R::load_bytes(tail.cast::<u8>().add(r * 16 * lanes), fin.register_bytes::<R>(r));
                 }
                 acc = hash_tail::<R>(powers, acc, &ct, rest, &lengths);
-                let mut fin = MaskedTail { bytes: rest };
                 tail_group::<R, S, _, NR, AFTER, false>(keys, &mut starts, tail, gkey, last_group, acc, nregs, &mut fin);
             } else {
                 let mut fin = MaskedSealTail { tail: MaskedTail { bytes: rest }, ct: [R::zero(); IN_FLIGHT] };
