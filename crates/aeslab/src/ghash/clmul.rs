@@ -332,6 +332,14 @@ unsafe fn doubled<V: ClmulReg>(hp: V, last: V) -> V {
 /// took 119–121 TSC ticks for `Aes128Gcm::new` and 131–134 for `Aes256Gcm::new`; written out,
 /// 117–118 and 129–132 (2026-11-26, interleaved runs).
 ///
+/// The reductions stay carry-less multiplies, though the stages issue 56 of them and Zen 5
+/// takes one per 2 cycles: reduced by shifts and XORs instead (six qword shifts left, three
+/// right, two lane byte shifts), which leaves the multiplier to the products, `Aes128Gcm::new`
+/// took 144–146 ticks rather than 115–119, and 130–134 with shifts for the squares alone
+/// (Zen 5, alternating runs, 2026-11-26): the shifts' chain is the longer, and latency, not
+/// the multiplier, is what the set-up waits for (as with the lane shuffles above, which also
+/// saved multiplies).
+///
 /// # Safety
 /// Only inside a kernel entered under an ISA with `V`'s carry-less multiply (each GHASH's
 /// `Powers` kernel, and AES-GCM's key kernel through [`GhashKey::new_in_kernel`]).
