@@ -336,6 +336,12 @@ impl<R: AesRound> Finish<R> for Whole {
 /// start, each register's share read and written through a mask, so nothing past the message
 /// is touched (registers wholly past it read and write nothing). Opening's: it keeps nothing,
 /// as its results are plaintext not yet authenticated.
+///
+/// Why not CTR's last round (`ctr::insn::finish`), which masks only the last register: CTR
+/// compiles a group for every register count (`run_short`), so all its registers but the last
+/// are whole at compile time. The tail group here is rounded up to a power of two
+/// ([`tail_regs`]) to keep the number of bodies down (each carries the GHASH), so a register
+/// may lie wholly past the message, and each needs its own mask.
 struct MaskedTail {
     bytes: usize,
 }
