@@ -336,9 +336,10 @@ unsafe fn doubled<V: ClmulReg>(hp: V, last: V) -> V {
 /// takes one per 2 cycles: reduced by shifts and XORs instead (six qword shifts left, three
 /// right, two lane byte shifts), which leaves the multiplier to the products, `Aes128Gcm::new`
 /// took 144–146 ticks rather than 115–119, and 130–134 with shifts for the squares alone
-/// (Zen 5, alternating runs, 2026-11-26): the shifts' chain is the longer, and latency, not
-/// the multiplier, is what the set-up waits for (as with the lane shuffles above, which also
-/// saved multiplies).
+/// (Zen 5, alternating runs, 2026-11-26): the shifts' chain is the longer. The last stage
+/// alone is bound by the multiplier: a build without it (wrong output) took 92–97 ticks, so
+/// its 20 multiplies cost about 40 cycles, one per 2 cycles. Yet with shifts for its four
+/// reductions alone, the set-up took 122–127 ticks.
 ///
 /// # Safety
 /// Only inside a kernel entered under an ISA with `V`'s carry-less multiply (each GHASH's
