@@ -128,11 +128,38 @@ trait Starts<R> {
     unsafe fn next<const N: usize>(&mut self, s: &mut [R; N]);
 }
 
-/// Plain CTR: counters little-endian in lanes, byte-swapped to blocks and whitened.
+/// Plain CTR: the counters as blocks (big-endian), whitened.
+///
+/// In a block's last four bytes read as a 32-bit lane, the counter's low byte is the top
+/// byte, so a lane add of `LANES << 24` steps every block of a register by `LANES` while that
+/// byte does not wrap: one add a register, where counters kept little-endian need an add and a
+/// byte shuffle. A group whose low bytes wrap (one in `256 / (N × LANES)`: 1 in 8 for a zmm
+/// group) takes its counters little-endian and byte-swaps each, which carries into the bytes
+/// above as GCM's inc32 does; the register of blocks is then made again from the counter.
+/// Which path a group takes depends on the counter (from the nonce), not on secrets.
+///
+/// Why: on Intel cores with AVX-512 the zmm GCM loop is bound by the two vector ports that
+/// run 512-bit work (VAES on one, the carry-less multiplies and every byte shuffle on the
+/// other, XORs and adds on either), and the shuffles were 8 of the 187 on them a group
+/// (perf annotate, AES-128). On Emerald Rapids (2026-11-27, the two builds alternated, three
+/// runs each, 64-byte aligned buffers), AES-128-GCM sealing went from 0.288–0.295 to 0.283
+/// cycles/byte at 1420 bytes, 0.217–0.228 to 0.214–0.215 at 4 KiB and 0.201–0.203 to 0.196 at
+/// 16 KiB; AES-256, whose loop has more rounds on the VAES port, from 0.264–0.266 to
+/// 0.255–0.261 at 4 KiB and no faster from 16 KiB.
 struct Counters<R> {
     k0: R,
+    /// The counter of the next group's first block, little-endian.
+    ctr: u128,
+    /// The next group's first register as blocks: block `l` holds `ctr + l`.
     next: R,
+    /// `LANES` in every block's last byte.
     step: R,
+}
+
+/// The register of blocks `ctr`, `ctr + 1`, … (inc32), one per lane.
+#[inline(always)]
+unsafe fn counter_blocks<R: AesRound>(ctr: u128) -> R {
+    unsafe { R::broadcast_u128(ctr).add32(R::lane_index()).byte_reverse() }
 }
 
 impl<R: AesRound> Counters<R> {
@@ -141,8 +168,9 @@ impl<R: AesRound> Counters<R> {
         unsafe {
             Counters {
                 k0: R::broadcast(&keys.keys[0]),
-                next: R::broadcast_u128(ctr).add32(R::lane_index()),
-                step: R::splat_low32(R::LANES as u32),
+                ctr,
+                next: counter_blocks::<R>(ctr),
+                step: R::splat_low32(R::LANES as u32).byte_reverse(),
             }
         }
     }
@@ -152,9 +180,24 @@ impl<R: AesRound> Starts<R> for Counters<R> {
     #[inline(always)]
     unsafe fn next<const N: usize>(&mut self, s: &mut [R; N]) {
         unsafe {
-            for v in s.iter_mut() {
-                *v = self.next.byte_reverse().xor(self.k0);
-                self.next = self.next.add32(self.step);
+            let width = N * R::LANES;
+            if usize::from(self.ctr as u8) + width <= 256 {
+                for v in s.iter_mut() {
+                    *v = self.next.xor(self.k0);
+                    self.next = self.next.add32(self.step);
+                }
+            } else {
+                let mut le = R::broadcast_u128(self.ctr).add32(R::lane_index());
+                let step = R::splat_low32(R::LANES as u32);
+                for v in s.iter_mut() {
+                    *v = le.byte_reverse().xor(self.k0);
+                    le = le.add32(step);
+                }
+            }
+            self.ctr = Counter::Be32.advance(self.ctr, width as u128);
+            // The low byte wrapped in this group or at its end: the blocks' adds lost the carry.
+            if usize::from(self.ctr as u8) < width {
+                self.next = counter_blocks::<R>(self.ctr);
             }
         }
     }
