@@ -96,7 +96,7 @@ pub fn run(args: &ReportArgs) -> CliResult {
     let _ = writeln!(md, "- Compiler: {}", env!("AESLAB_RUSTC_VERSION"));
     let _ = writeln!(
         md,
-        "- Peers in this run: {}, aws-lc-rs 1, RustCrypto aes 0.8 + ctr 0.9 and aes-gcm 0.10, ring 0.17, zears 0.2, and from `peers/go` (when `go` is on PATH) Go's crypto/aes CTR and Yawning's AEZ",
+        "- Peers in this run: {}, aws-lc-rs 1, RustCrypto aes 0.9 + ctr 0.10 and aes-gcm 0.11 (with aes 0.8 + ctr 0.9 and aes-gcm 0.10 beside them), ring 0.17, zears 0.2, and from `peers/go` (when `go` is on PATH) Go's crypto/aes CTR and Yawning's AEZ",
         crate::peers::openssl_version()
     );
     let _ = writeln!(md, "- Mode: {}", if args.quick { "quick" } else { "full" });
