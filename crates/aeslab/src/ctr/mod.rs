@@ -163,7 +163,10 @@ pub const FACE_PAYS_FROM_BLOCKS: usize = 512;
 /// (2026-11-25) `vaes256` broke even at 20 KiB with both key sizes, and `vaes512`, whose zmm
 /// rounds run twice as fast there ([`crate::cpu::zmm_aes_full_rate`]), at 40 KiB (AES-128)
 /// and 42 KiB (AES-256): it starts at 40 KiB (2560 blocks) on such cores, at 20 KiB on the
-/// others (Zen 4 and Intel run zmm rounds at the ymm rate in blocks; not measured here).
+/// others (Zen 4 and Intel run zmm rounds at the ymm rate in blocks). On Emerald Rapids
+/// (2026-11-27, three runs) `vaes512` broke even at 15–25 KiB with AES-128 and 15–19 KiB
+/// with AES-256, `vaes256` at 15–25 KiB, and AES-NI at 13–15 KiB: the 20 KiB and 14 KiB
+/// thresholds lie inside what runs there spread over.
 ///
 /// A stream runs plain CTR until it has run this many blocks under one table (or is asked for
 /// this many in one call), and GCM with a FACE level asked for builds a message's table only

@@ -199,7 +199,10 @@ impl core::fmt::Debug for Gcm {
 ///
 /// Elsewhere GCM follows CTR: the AES units are what its loop waits for (Zen 3's ymm
 /// multiplier shares their pipes; on Zen 5, `vaes256` with FACE was 3–12% faster at 32–256
-/// KiB with both key sizes).
+/// KiB with both key sizes). On Emerald Rapids (2026-11-27, AES-128, `vaes512`, plain
+/// against rd2p sealing one message at 32 and 64 KiB, three runs) the table and its fixed
+/// costs came to 470–520 cycles and FACE saved 0.021–0.027 cycles a byte, so it broke even at
+/// 17–24 KiB, around CTR's 20.
 pub fn face_pays_from_blocks(backend: BackendKind, rounds: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if backend == BackendKind::Vaes512 && crate::cpu::zmm_aes_full_rate() {
