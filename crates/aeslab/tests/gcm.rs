@@ -156,7 +156,8 @@ fn openssl_cipher(key_len: usize) -> Cipher {
 #[test]
 fn matches_openssl_on_random_inputs_up_to_70000_bytes() {
     let mut rng = StdRng::seed_from_u64(10);
-    let lengths = [0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 4095, 4096, 4097, 16384, 65537, 70_000];
+    // (1524 and 1535: two zmm groups, then a tail whose lengths block does not fit beside it.)
+    let lengths = [0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 1524, 1535, 4095, 4096, 4097, 16384, 65537, 70_000];
     for (round, &len) in lengths.iter().enumerate() {
         let key_len = [16, 24, 32][round % 3];
         let key: Vec<u8> = (0..key_len).map(|_| rng.random()).collect();

@@ -207,14 +207,24 @@ pub(crate) unsafe fn absorb_tail<V: ClmulReg>(h: *const Block, m: usize, a: V::L
         debug_assert!(m <= GROUP * V::LANES);
         let mut s = Sum::<V>::zero();
         for (r, &x) in regs.iter().enumerate().take(m.div_ceil(V::LANES)) {
-            let k = r * V::LANES;
-            let mut x = if r == extra_at { x.xor(extra) } else { x }.byte_reverse();
-            if r == 0 {
-                x = x.xor(V::from_lane0(a));
-            }
-            s.karatsuba_add_folded(x, load_blocks::<V>(h.add(k), (m - k).min(V::LANES)));
+            absorb_tail_register(&mut s, h, m, a, r, x, (extra_at, extra));
         }
         s.reduce_karatsuba()
+    }
+}
+
+/// Register `r < m.div_ceil(LANES)` of [`absorb_tail`]'s tail (`x`, as loaded) added to `s`:
+/// for a caller that spreads the registers over other work (AES-GCM's opening, between the
+/// tail's AES rounds).
+#[inline(always)]
+pub(crate) unsafe fn absorb_tail_register<V: ClmulReg>(s: &mut Sum<V>, h: *const Block, m: usize, a: V::Lane, r: usize, x: V, (extra_at, extra): (usize, V)) {
+    unsafe {
+        let k = r * V::LANES;
+        let mut x = if r == extra_at { x.xor(extra) } else { x }.byte_reverse();
+        if r == 0 {
+            x = x.xor(V::from_lane0(a));
+        }
+        s.karatsuba_add_folded(x, load_blocks::<V>(h.add(k), (m - k).min(V::LANES)));
     }
 }
 
