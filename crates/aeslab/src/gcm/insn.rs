@@ -774,10 +774,10 @@ where
                 }
                 // Its GHASH between the tail's rounds, as the loop's groups do theirs, rather
                 // than before them. On Emerald Rapids (2026-11-27, the two builds alternated,
-                // AES-128: six runs, AES-256: five, beside a busy neighbour) opening went from
-                // 0.289–0.291 to 0.283–0.286 cycles/byte at 1420 bytes with AES-128 (2000
-                // bytes: 0.257–0.258 to 0.252–0.254) and from 0.339–0.356 to 0.329–0.333 with
-                // AES-256; at 256 bytes (no whole group) and 4 KiB (no tail), the same.
+                // six runs each beside a busy neighbour) opening went from 0.289–0.311 to
+                // 0.283–0.286 cycles/byte at 1420 bytes with AES-128 (2000 bytes: 0.257–0.271
+                // to 0.252–0.254) and from 0.339–0.356 to 0.329–0.333 with AES-256; at 256
+                // bytes (no whole group) and 4 KiB (no tail), the same.
                 let (hashed, with_lengths) = tail_in_registers::<R>(powers, &ct, rest, &lengths);
                 acc = tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, tail, &hashed, acc, nregs, &mut fin);
                 if !with_lengths {
