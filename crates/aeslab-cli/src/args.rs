@@ -123,13 +123,38 @@ pub struct Output {
     pub quick: bool,
 }
 
+/// The longest message a benchmark takes (`--sizes`, `--bytes`): 1 GiB. A bench holds each
+/// size several times over (the message, its output, the peers' copies), and a size past
+/// what the machine can allocate would abort the process (Rust's out-of-memory handler)
+/// instead of failing with an error.
+pub const MAX_BENCH_BYTES: usize = 1 << 30;
+
+/// A message size on a bench's command line: a byte count up to [`MAX_BENCH_BYTES`] (clap's
+/// value parser, so a bad one fails with clap's usage error).
+pub fn bench_bytes(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|e: std::num::ParseIntError| e.to_string())?;
+    if n > MAX_BENCH_BYTES {
+        return Err(format!("at most {MAX_BENCH_BYTES} bytes (1 GiB) per message"));
+    }
+    Ok(n)
+}
+
 /// The message sizes the benches default to: a TLS/QUIC record's range from 16 B up, a
 /// 1420-byte packet, a 4 KiB sector, 16 KiB records and 64 KiB.
 pub const MESSAGE_SIZES: &str = "16,64,256,1420,4096,16384,65536";
 
 #[cfg(test)]
 mod tests {
-    use super::read_limited;
+    use super::{MAX_BENCH_BYTES, bench_bytes, read_limited};
+
+    #[test]
+    fn bench_sizes_stop_at_a_gibibyte() {
+        assert_eq!(bench_bytes("1420"), Ok(1420));
+        assert_eq!(bench_bytes("1073741824"), Ok(MAX_BENCH_BYTES));
+        assert_eq!(bench_bytes("1073741825").unwrap_err(), "at most 1073741824 bytes (1 GiB) per message");
+        assert!(bench_bytes("-5").is_err());
+        assert!(bench_bytes("99999999999999999999").is_err());
+    }
 
     #[test]
     fn reading_stops_one_byte_past_the_limit() {

@@ -18,7 +18,7 @@ const STATE_BYTES: usize = 40;
 #[derive(Args, Clone)]
 pub struct BenchAceArgs {
     /// Message length for the AEAD and hash rows.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = 4096, value_parser = crate::args::bench_bytes)]
     pub bytes: usize,
     /// Only these backends (default: every one the CPU has; `scalar` is always measured, as
     /// the reference).

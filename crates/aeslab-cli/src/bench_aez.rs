@@ -20,7 +20,7 @@ pub const SEED_SIZES: [usize; 11] = [1, 32, 512, 1024, 2048, 4096, 8192, 16384, 
 #[derive(Args, Clone)]
 pub struct BenchAezArgs {
     /// Message sizes in bytes (default: seed 002's).
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = crate::args::bench_bytes)]
     pub sizes: Vec<usize>,
     /// Only these aeslab paths (default: every constant-time backend available).
     #[arg(long, value_delimiter = ',')]

@@ -17,7 +17,7 @@ use crate::records::{KeySetup, Record, Throughput, figure, noise_footnote};
 #[derive(Args, Clone)]
 pub struct BenchCtrArgs {
     /// Message sizes in bytes.
-    #[arg(long, value_delimiter = ',', default_value = crate::args::MESSAGE_SIZES)]
+    #[arg(long, value_delimiter = ',', default_value = crate::args::MESSAGE_SIZES, value_parser = crate::args::bench_bytes)]
     pub sizes: Vec<usize>,
     /// Key sizes in bits.
     #[arg(long, value_delimiter = ',', default_value = "128,192,256")]

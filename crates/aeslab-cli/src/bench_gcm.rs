@@ -18,7 +18,7 @@ use crate::records::{KeyPerMessage, KeySetup, Opened, Record, Throughput, figure
 #[derive(Args, Clone)]
 pub struct BenchGcmArgs {
     /// Message sizes in bytes.
-    #[arg(long, value_delimiter = ',', default_value = crate::args::MESSAGE_SIZES)]
+    #[arg(long, value_delimiter = ',', default_value = crate::args::MESSAGE_SIZES, value_parser = crate::args::bench_bytes)]
     pub sizes: Vec<usize>,
     /// Key sizes in bits.
     #[arg(long, value_delimiter = ',', default_value = "128,256")]

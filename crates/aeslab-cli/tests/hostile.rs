@@ -120,6 +120,20 @@ fn huge_tau() {
 }
 
 #[test]
+fn bench_message_sizes_past_memory() {
+    // Each would have aborted in Rust's out-of-memory handler (exit 134) when allocated.
+    for args in [
+        &["bench", "ctr", "--sizes", "16,100000000000"][..],
+        &["bench", "gcm", "--sizes", "100000000000"],
+        &["bench", "aez", "--sizes", "100000000000"],
+        &["bench", "ace", "--bytes", "100000000000"],
+    ] {
+        let err = fails_cleanly(args, b"", &[]);
+        assert!(err.contains("at most 1073741824 bytes (1 GiB) per message"), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn unknown_backend_names() {
     let kat = common::vector_file("ace", "ACE.txt");
     let aez_kat = common::vector_file("aez", "prf.json");
