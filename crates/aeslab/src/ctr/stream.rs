@@ -349,7 +349,7 @@ impl DynCtr {
     /// piece. Buffers shorter than 256 KiB per thread (one piece each) run on the calling
     /// thread alone. Needs the `std` feature.
     ///
-    /// A pool thread that has gone to sleep (rayon's do after a few microseconds without work)
+    /// A pool thread that has gone to sleep (rayon's threads do within 20 µs without work)
     /// is slow to wake on a VM: on 2-vCPU VMs its job began 65–100 µs after the call when the
     /// pool had been idle, as long as a 1 MiB call takes on one thread, and a 1 MiB call then
     /// ran at 0.67–0.94× one thread's speed (Emerald Rapids; 1.30–1.71× at 4 MiB). Calls that
