@@ -350,10 +350,10 @@ impl DynCtr {
     /// thread alone. Needs the `std` feature.
     ///
     /// A pool thread that has gone to sleep (rayon's threads do within 20 µs without work)
-    /// is slow to wake on a VM: on 2-vCPU VMs its job began 65–100 µs after the call when the
-    /// pool had been idle, as long as a 1 MiB call takes on one thread, and a 1 MiB call then
-    /// ran at 0.67–0.94× one thread's speed (Emerald Rapids; 1.30–1.71× at 4 MiB). Calls that
-    /// follow each other closely find the pool awake (1.8–2.3× at 4 MiB on two cores).
+    /// is slow to wake on a VM. On a 2-vCPU Emerald Rapids VM, after an idle spell, the
+    /// helper's job began 65–100 µs after the call, as long as a 1 MiB call takes on one
+    /// thread, and a 1 MiB call ran at 0.67–0.94× one thread's speed (1.30–1.71× at 4 MiB).
+    /// Calls that follow each other closely find the pool awake (1.8–2.3× at 4 MiB there).
     ///
     /// # Panics
     /// As [`DynCtr::apply_keystream`], before any thread starts.
