@@ -747,8 +747,8 @@ where
         let pending = !decrypt && full > 0;
         let last_group = GroupAt { key: gkey, at: if pending { p.add((full - 1) * g).cast_const() } else { p.cast_const() } };
 
-        // The tail through the buffer: the ciphertext zero-padded to whole blocks, then the
-        // lengths block, hashed in one call (before decrypting, after encrypting).
+        // The tail (less than a group) and the lengths block: with no tail, the lengths block
+        // alone; on zmm, in place through byte masks; elsewhere through a zero-padded buffer.
         let done = full * g * 16;
         let rest = data.len() - done;
         let lengths = lengths_block(ad.len(), data.len());
@@ -793,6 +793,8 @@ where
                 acc = hash_tail::<R>(powers, acc, &fin.ct, rest, &lengths);
             }
         } else {
+            // The ciphertext zero-padded to whole blocks, then the lengths block, hashed in one
+            // call (before decrypting, after encrypting).
             let nblocks = rest.div_ceil(16);
             let nregs = nblocks.div_ceil(lanes);
             // Only the blocks this tail uses are zeroed (and wiped below): the group
