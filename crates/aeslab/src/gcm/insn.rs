@@ -18,11 +18,11 @@
 //! memory operands, and so are most round keys: broadcast from the schedule, or on zmm loaded
 //! whole from a copy made per message (`WideKeys`).
 //!
-//! The counter. Plain CTR keeps `inc32(J0) + i` little-endian in lanes and steps it with 32-bit
-//! lane adds, which is GCM's inc32 exactly: it wraps in the low 32 bits. FACE (`AFTER` = 0, 1
-//! or 2 cached rounds) starts each register from the message's table, `T[x..] ⊕ C`, with the
-//! segment constant recomputed every 256 blocks. A group that straddles two segments blends
-//! the two constants lane by lane.
+//! The counter. FACE (`AFTER` = 0, 1 or 2 cached rounds) starts each register from the
+//! message's table, `T[x..] ⊕ C`, with the segment constant recomputed every 256 blocks, as
+//! GCM's inc32 carries into the bytes above the low one (and wraps in the low 32 bits). A group
+//! that straddles two segments blends the two constants lane by lane. Plain CTR is the same
+//! with `AFTER` = 0 over a static table (`ROUND0_TABLE`): whitening's table needs no key.
 //!
 //! The tail (less than a group). On zmm it runs in place through AVX-512BW byte masks
 //! (`MaskedTail`, `MaskedSealTail`). Its ciphertext is hashed from registers with the lengths
@@ -130,81 +130,6 @@ trait Starts<R> {
     unsafe fn next<const N: usize>(&mut self, s: &mut [R; N]);
 }
 
-/// Plain CTR: the counters as blocks (big-endian), whitened.
-///
-/// In a block's last four bytes read as a 32-bit lane, the counter's low byte is the top
-/// byte, so a lane add of `LANES << 24` steps every block of a register by `LANES` while that
-/// byte does not wrap: one add a register, where counters kept little-endian need an add and a
-/// byte shuffle. A group whose low bytes wrap (one in `256 / (N × LANES)`: 1 in 8 for a zmm
-/// group) takes its counters little-endian and byte-swaps each, which carries into the bytes
-/// above as GCM's inc32 does; the register of blocks is then made again from the counter.
-/// Which path a group takes depends on the counter (from the nonce), not on secrets.
-///
-/// Why: on Intel cores with AVX-512 the zmm GCM loop is bound by the two vector ports that
-/// run 512-bit work (VAES on one, the carry-less multiplies and every byte shuffle on the
-/// other, XORs and adds on either), and the shuffles were 8 of the 187 on them a group
-/// (perf annotate, AES-128). On Emerald Rapids (2026-11-27, the two builds alternated, three
-/// runs each, 64-byte aligned buffers), AES-128-GCM sealing went from 0.288–0.295 to 0.283
-/// cycles/byte at 1420 bytes, 0.217–0.228 to 0.214–0.215 at 4 KiB and 0.201–0.203 to 0.196 at
-/// 16 KiB; AES-256, whose loop has more rounds on the VAES port, from 0.264–0.266 to
-/// 0.255–0.261 at 4 KiB and no faster from 16 KiB.
-struct Counters<R> {
-    k0: R,
-    /// The counter of the next group's first block, little-endian.
-    ctr: u128,
-    /// The next group's first register as blocks: block `l` holds `ctr + l`.
-    next: R,
-    /// `LANES` in every block's last byte.
-    step: R,
-}
-
-/// The register of blocks `ctr`, `ctr + 1`, … (inc32), one per lane.
-#[inline(always)]
-unsafe fn counter_blocks<R: AesRound>(ctr: u128) -> R {
-    unsafe { R::broadcast_u128(ctr).add32(R::lane_index()).byte_reverse() }
-}
-
-impl<R: AesRound> Counters<R> {
-    #[inline(always)]
-    unsafe fn new(keys: &RoundKeys, ctr: u128) -> Counters<R> {
-        unsafe {
-            Counters {
-                k0: R::broadcast(&keys.keys[0]),
-                ctr,
-                next: counter_blocks::<R>(ctr),
-                step: R::splat_low32(R::LANES as u32).byte_reverse(),
-            }
-        }
-    }
-}
-
-impl<R: AesRound> Starts<R> for Counters<R> {
-    #[inline(always)]
-    unsafe fn next<const N: usize>(&mut self, s: &mut [R; N]) {
-        unsafe {
-            let width = N * R::LANES;
-            if usize::from(self.ctr as u8) + width <= 256 {
-                for v in s.iter_mut() {
-                    *v = self.next.xor(self.k0);
-                    self.next = self.next.add32(self.step);
-                }
-            } else {
-                let mut le = R::broadcast_u128(self.ctr).add32(R::lane_index());
-                let step = R::splat_low32(R::LANES as u32);
-                for v in s.iter_mut() {
-                    *v = le.byte_reverse().xor(self.k0);
-                    le = le.add32(step);
-                }
-            }
-            self.ctr = Counter::Be32.advance(self.ctr, width as u128);
-            // The low byte wrapped in this group or at its end: the blocks' adds lost the carry.
-            if usize::from(self.ctr as u8) < width {
-                self.next = counter_blocks::<R>(self.ctr);
-            }
-        }
-    }
-}
-
 /// FACE: register `j` of a group is `T[x + j·LANES ..] ⊕ C`, `C` being the state after `AFTER`
 /// rounds of the segment's counter `base | 0`.
 struct FaceStarts<'a, R, const AFTER: usize> {
@@ -214,6 +139,34 @@ struct FaceStarts<'a, R, const AFTER: usize> {
     base: u128,
     c: R,
 }
+
+/// Plain CTR's table: FACE's `T_0`, which is the same for every key and counter. Whitening is
+/// an XOR, so `T_0[x] = S_0(base | x) ⊕ S_0(base | 0)` is `x` in the block's last byte (the
+/// counter's low byte), and entries 256.. repeat the start as every table's overhang does.
+/// Plain CTR is `FaceStarts<R, 0>` over it: `C_0` is the whitened block of the segment's first
+/// counter, and each register starts as one XOR of `C_0` with a load. Its entries are public
+/// (counter bytes), and so is where a group reads them (the counter, from the nonce).
+///
+/// Why: on Intel cores with AVX-512 the zmm GCM loop is bound by the two vector ports that
+/// run 512-bit work (VAES on one, the carry-less multiplies and every shuffle on the other,
+/// XORs and adds on either), and counters kept as blocks took a lane add and an XOR with the
+/// round key a register, 16 of the 178 instructions a group on those ports (perf annotate,
+/// AES-128); a load goes to a load port. On Emerald Rapids (2026-11-27, the two builds
+/// alternated, six runs each, best of each), AES-128-GCM sealing went from 0.264 to 0.256
+/// cycles/byte at 1420 bytes, 0.200 to 0.197 at 4 KiB, 0.183 to 0.177 at 16 KiB and 0.178 to
+/// 0.172 at 64 KiB (plain, FACE off); AES-256, whose loop has more rounds on the VAES port,
+/// was the same from 16 KiB, and `vaes256` and AES-NI (under `AESLAB_CPU_MASK`) the same at
+/// every size within the runs' spread. (Before, counters little-endian in lanes took a byte
+/// shuffle more a register: going to blocks made 1420 bytes to 16 KiB 1–3% faster.)
+static ROUND0_TABLE: [Block; 256 + TABLE_OVERHANG] = {
+    let mut t = [[0u8; 16]; 256 + TABLE_OVERHANG];
+    let mut x = 0;
+    while x < t.len() {
+        t[x][15] = x as u8;
+        x += 1;
+    }
+    t
+};
 
 /// `base` plus 256 in GCM's 32-bit counter.
 #[inline(always)]
@@ -867,7 +820,7 @@ where
             let ctr = Counter::Be32.advance(j0, 1);
             macro_rules! plain {
                 ($nr:literal) => {
-                    message::<S::Reg, _, $nr, 0>(keys, powers, Counters::new(keys, ctr), j0, ad, data, decrypt)
+                    message::<S::Reg, _, $nr, 0>(keys, powers, FaceStarts::<S::Reg, 0>::new(keys, &ROUND0_TABLE, ctr), j0, ad, data, decrypt)
                 };
             }
             macro_rules! face {
