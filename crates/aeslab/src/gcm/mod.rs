@@ -202,7 +202,10 @@ impl core::fmt::Debug for Gcm {
 /// KiB with both key sizes). On Emerald Rapids (2026-11-27, AES-128, `vaes512`, plain
 /// against rd2p sealing one message at 32 and 64 KiB, three runs) the table and its fixed
 /// costs came to 470–520 cycles and FACE saved 0.021–0.027 cycles a byte, so it broke even at
-/// 17–24 KiB, around CTR's 20.
+/// 17–24 KiB, around CTR's 20. Once plain CTR started from the static round-0 table
+/// (`insn::ROUND0_TABLE`), FACE there was 1.9% slower than plain at 20 KiB with AES-128 and
+/// even at 24 KiB, and 3–4% faster at 20 KiB with AES-256 (four runs each): CTR's 20 KiB
+/// stays, within 2% of the one crossover and past the other.
 pub fn face_pays_from_blocks(backend: BackendKind, rounds: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if backend == BackendKind::Vaes512 && crate::cpu::zmm_aes_full_rate() {
