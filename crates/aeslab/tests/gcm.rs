@@ -385,11 +385,13 @@ fn nonce_for_j0(key: &[u8], j0: u128) -> [u8; 16] {
 #[cfg(not(target_arch = "x86"))]
 #[test]
 fn plain_counters_from_every_low_byte_match_openssl() {
-    // The stitched loops step their counters as blocks, which is right only while the
-    // counter's low byte does not wrap inside a group; a group where it does takes another
-    // path. With J0's low byte at every value, each group of a 3000-byte message (5 zmm
-    // groups, 11 ymm or 23 xmm, and a tail) starts at every offset from a wrap, whose carry
-    // goes into the byte above; one more start wraps the whole 32-bit counter (0xffff_fffa).
+    // The stitched loops start plain CTR's registers from a table of the counter's low byte
+    // and one constant per 256 counters, which is right only while that byte does not wrap
+    // inside a group; a group where it does takes another path (the two segments' constants
+    // blended by lane). With J0's low byte at every value, each group of a 3000-byte message
+    // (5 zmm groups, 11 ymm or 23 xmm, and a tail) starts at every offset from a wrap, whose
+    // carry goes into the byte above; one more start wraps the whole 32-bit counter
+    // (0xffff_fffa).
     let mut rng = StdRng::seed_from_u64(256);
     for key_len in [16, 32] {
         let key: Vec<u8> = (0..key_len).map(|_| rng.random()).collect();
