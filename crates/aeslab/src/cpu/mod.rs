@@ -84,6 +84,31 @@ pub fn zmm_aes_full_rate() -> bool {
     }
 }
 
+/// Whether zmm VPCLMULQDQ issues at one per cycle on a port apart from zmm VAES's, so that
+/// a stitched GCM loop can trade other work for carry-less multiplies: on Intel's AVX-512
+/// cores, whose port 0 runs VAES and port 5 the multiplies and the shuffles (XORs go to
+/// either). On AMD the multiplier is what such a loop waits for (Zen 3 and Zen 4 take one
+/// VPCLMULQDQ every other cycle, in pipes the AES rounds share; Zen 5's zmm AES-128-GCM loop
+/// is bound by it too, see [`crate::gcm::face_pays_from_blocks`]). No CPUID bit says which;
+/// the vendor does, and other cores are taken not to. `false` when VPCLMULQDQ or AVX-512 is
+/// absent or masked, and on other architectures.
+pub fn zmm_clmul_apart_from_aes() -> bool {
+    zmm_clmul_apart_given_zmm_clmul() && has("vpclmulqdq") && has("avx512f")
+}
+
+/// [`zmm_clmul_apart_from_aes`] for a caller that holds zmm VPCLMULQDQ already (a GHASH key
+/// made for it): the vendor's part alone, without the features' and the mask's look-ups.
+pub(crate) fn zmm_clmul_apart_given_zmm_clmul() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        x86::zmm_clmul_apart_from_aes()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Feature → the features it implies (directly), as rustc's `#[target_feature]` treats them.
 #[cfg(target_arch = "x86_64")]
 pub const IMPLIES: &[(&str, &[&str])] = &[

@@ -70,13 +70,15 @@ enum State {
     Zmm,
 }
 
-/// Bit `i` set: `FEATURES[i]` is supported; bit 30 set: [`ZMM_AES_FULL_RATE`]; bit 31 set:
-/// detection has run.
+/// Bit `i` set: `FEATURES[i]` is supported; bit 30 set: [`ZMM_AES_FULL_RATE`]; bit 29 set:
+/// [`ZMM_CLMUL_APART`]; bit 31 set: detection has run.
 static DETECTED: AtomicU32 = AtomicU32::new(0);
 const DONE: u32 = 1 << 31;
 /// An AMD core of family 0x1A or later (Zen 5 on): see [`zmm_aes_full_rate`].
 const ZMM_AES_FULL_RATE: u32 = 1 << 30;
-const _: () = assert!(FEATURES.len() < 30);
+/// An Intel core: see [`zmm_clmul_apart_from_aes`].
+const ZMM_CLMUL_APART: u32 = 1 << 29;
+const _: () = assert!(FEATURES.len() < 29);
 
 fn register(r: &CpuidResult, reg: Reg) -> u32 {
     match reg {
@@ -135,6 +137,10 @@ fn detect() -> u32 {
     if amd && family >= 0x1a {
         bits |= ZMM_AES_FULL_RATE;
     }
+    let intel = (leaf0.ebx, leaf0.edx, leaf0.ecx) == (u32::from_le_bytes(*b"Genu"), u32::from_le_bytes(*b"ineI"), u32::from_le_bytes(*b"ntel"));
+    if intel {
+        bits |= ZMM_CLMUL_APART;
+    }
     DETECTED.store(bits, Ordering::Relaxed);
     bits
 }
@@ -151,6 +157,19 @@ pub(super) fn zmm_aes_full_rate() -> bool {
         bits = detect();
     }
     bits & ZMM_AES_FULL_RATE != 0
+}
+
+/// Whether this is an Intel core, whose zmm VPCLMULQDQ issues on a port apart from zmm VAES's
+/// (see [`crate::cpu::zmm_clmul_apart_from_aes`]). (Under Miri, never.)
+pub(super) fn zmm_clmul_apart_from_aes() -> bool {
+    if cfg!(miri) {
+        return false;
+    }
+    let mut bits = DETECTED.load(Ordering::Relaxed);
+    if bits & DONE == 0 {
+        bits = detect();
+    }
+    bits & ZMM_CLMUL_APART != 0
 }
 
 /// Whether the CPU and the OS support `feature`; names aeslab does not ask about are `false`.
@@ -197,5 +216,18 @@ mod tests {
         let family = (leaf1.eax >> 8 & 0xf) + if leaf1.eax >> 8 & 0xf == 0xf { leaf1.eax >> 20 & 0xff } else { 0 };
         let expect = vendor == b"AuthenticAMD" && family >= 0x1a && crate::cpu::has("vaes") && crate::cpu::has("avx512f");
         assert_eq!(crate::cpu::zmm_aes_full_rate(), expect, "{} family {family:#x}", std::string::String::from_utf8_lossy(&vendor));
+    }
+
+    /// The multiplier apart from the AES unit only with zmm VPCLMULQDQ, and only on an Intel
+    /// core (read here through the standard library's CPUID).
+    #[test]
+    #[cfg_attr(miri, ignore = "Miri has no CPUID")]
+    fn zmm_clmul_apart_only_on_intel_with_zmm_vpclmulqdq() {
+        // SAFETY (under the MSRV `__cpuid` is unsafe): CPUID leaf 0 exists on x86-64.
+        #[allow(unused_unsafe)]
+        let leaf0 = unsafe { core::arch::x86_64::__cpuid(0) };
+        let vendor: std::vec::Vec<u8> = [leaf0.ebx, leaf0.edx, leaf0.ecx].iter().flat_map(|w| w.to_le_bytes()).collect();
+        let expect = vendor == b"GenuineIntel" && crate::cpu::has("vpclmulqdq") && crate::cpu::has("avx512f");
+        assert_eq!(crate::cpu::zmm_clmul_apart_from_aes(), expect, "{}", std::string::String::from_utf8_lossy(&vendor));
     }
 }

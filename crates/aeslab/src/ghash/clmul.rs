@@ -116,6 +116,22 @@ impl<V: ClmulReg> Sum<V> {
         }
     }
 
+    /// [`Sum::karatsuba_add`] by the schoolbook: low×low, high×high and the two cross
+    /// products, four multiplies and no fold of the data's halves (one byte shuffle and one
+    /// XOR fewer a register, one multiply more), for a loop whose multiplier has issue slots to
+    /// spare ([`crate::cpu::zmm_clmul_apart_from_aes`]). Reduced by [`Sum::reduce_schoolbook`].
+    #[inline(always)]
+    pub(crate) unsafe fn schoolbook_add(&mut self, h: *const Block, r: usize, x: V) {
+        unsafe { mul_add(self, x, V::load(h.add(r * V::LANES))) }
+    }
+
+    /// The accumulator after a group summed by [`Sum::schoolbook_add`]: its middle part is the
+    /// cross products' sum already.
+    #[inline(always)]
+    pub(crate) unsafe fn reduce_schoolbook(self) -> V::Lane {
+        unsafe { reduce(self) }
+    }
+
     /// Adds `x` times `p` (a register of powers) by Karatsuba as [`Sum::karatsuba_add`] does,
     /// the power's folded halves made here (for powers read once, not a group's).
     #[inline(always)]
@@ -413,7 +429,13 @@ impl GhashKey {
         // SAFETY: the caller runs under `V`'s carry-less multiply; `h` is 16 bytes.
         let h1 = unsafe { V::Lane::load(h).byte_reverse().times_inverse_x() };
         // SAFETY: as above.
-        GhashKey { h: u128::from_be_bytes(*h), powers: unsafe { powers_in_kernel::<V>(h1) }, imp: imp.imp, clmul: imp.clmul }
+        GhashKey {
+            h: u128::from_be_bytes(*h),
+            powers: unsafe { powers_in_kernel::<V>(h1) },
+            imp: imp.imp,
+            clmul: imp.clmul,
+            stitched_schoolbook: super::stitched_schoolbook(imp.imp),
+        }
     }
 }
 

@@ -192,6 +192,16 @@ pub(crate) struct GhashKey {
     powers: [Block; POWERS],
     imp: GhashImpl,
     clmul: Option<Carryless>,
+    /// A stitched GCM loop multiplies its groups by the schoolbook rather than by Karatsuba:
+    /// on zmm where the multiplier has issue slots to spare
+    /// ([`crate::cpu::zmm_clmul_apart_from_aes`]).
+    stitched_schoolbook: bool,
+}
+
+/// Whether a stitched GCM loop beside `imp` multiplies by the schoolbook: zmm, where the
+/// multiplier has issue slots to spare ([`crate::cpu::zmm_clmul_apart_from_aes`]).
+fn stitched_schoolbook(imp: GhashImpl) -> bool {
+    imp == GhashImpl::Vpclmul512 && crate::cpu::zmm_clmul_apart_given_zmm_clmul()
 }
 
 impl Drop for GhashKey {
@@ -223,11 +233,23 @@ impl GhashKey {
             powers: powers(imp.clmul, times_inverse_x(h)),
             imp: imp.imp,
             clmul: imp.clmul,
+            stitched_schoolbook: stitched_schoolbook(imp.imp),
         }
     }
 
     pub(crate) fn imp(&self) -> GhashImpl {
         self.imp
+    }
+
+    /// Whether a stitched GCM loop multiplies its groups by the schoolbook (`gcm::insn`).
+    pub(crate) fn stitched_schoolbook(&self) -> bool {
+        self.stitched_schoolbook
+    }
+
+    /// The other product form than this CPU's, for tests that run both on every machine.
+    #[cfg(test)]
+    pub(crate) fn set_stitched_schoolbook(&mut self, on: bool) {
+        self.stitched_schoolbook = on;
     }
 
     /// H^32 … H^1 (times x^-1), as the carry-less code loads them; only the last 8 × LANES of
