@@ -247,7 +247,7 @@ impl GhashKey {
     }
 
     /// The other product form than this CPU's, for tests that run both on every machine.
-    #[cfg(test)]
+    #[cfg(all(test, target_arch = "x86_64"))]
     pub(crate) fn set_stitched_schoolbook(&mut self, on: bool) {
         self.stitched_schoolbook = on;
     }
