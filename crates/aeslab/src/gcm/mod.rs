@@ -207,10 +207,26 @@ impl core::fmt::Debug for Gcm {
 /// (`insn::ROUND0_TABLE`), FACE there was 1.9% slower than plain at 20 KiB with AES-128 and
 /// even at 24 KiB, and 3–4% faster at 20 KiB with AES-256 (four runs each): CTR's 20 KiB
 /// stays, within 2% of the one crossover and past the other.
+///
+/// Then the zmm loop on Intel multiplied by the schoolbook (`insn::GroupProduct`, where
+/// [`crate::cpu::zmm_clmul_apart_from_aes`]), which made plain AES-128 3% faster and left
+/// AES-256 bound by the VAES port, so the crossovers moved apart. FACE rd2p against plain,
+/// sealing one message, the two interleaved in one process (four runs, 2026-11-27): AES-128
+/// 1.03–1.05 at 20 KiB, 1.01–1.03 at 24 KiB, 0.99–1.00 at 32 KiB, 0.94–0.96 at 64 KiB; AES-192
+/// 1.01–1.02 at 16 KiB, 0.99 at 20 KiB; AES-256 1.02–1.07 at 12 KiB, 0.98–1.02 at 16 KiB,
+/// 0.96–0.99 at 20 KiB. There: 32 KiB (2048 blocks), 20 KiB and 16 KiB (1024).
 pub fn face_pays_from_blocks(backend: BackendKind, rounds: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if backend == BackendKind::Vaes512 && crate::cpu::zmm_aes_full_rate() {
         return (rounds >= 14).then_some(4096);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if backend == BackendKind::Vaes512 && crate::cpu::zmm_clmul_apart_from_aes() {
+        return Some(match rounds {
+            10 => 2048,
+            12 => 1280,
+            _ => 1024,
+        });
     }
     let _ = rounds;
     Some(crate::ctr::face_pays_from_blocks(backend))
