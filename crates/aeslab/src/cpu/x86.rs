@@ -145,31 +145,24 @@ fn detect() -> u32 {
     bits
 }
 
+/// The detected bits, CPUID run the first time.
+#[inline(always)]
+fn detected_bits() -> u32 {
+    let bits = DETECTED.load(Ordering::Relaxed);
+    if bits & DONE == 0 { detect() } else { bits }
+}
+
 /// Whether this is an AMD core of family 0x1A or later (Zen 5 on), whose VAES on zmm runs at
 /// the rate of VAES on ymm: 8 block-rounds per cycle, against 4 on Zen 4 and Intel's AVX-512
 /// cores. (Under Miri, never.)
 pub(super) fn zmm_aes_full_rate() -> bool {
-    if cfg!(miri) {
-        return false;
-    }
-    let mut bits = DETECTED.load(Ordering::Relaxed);
-    if bits & DONE == 0 {
-        bits = detect();
-    }
-    bits & ZMM_AES_FULL_RATE != 0
+    !cfg!(miri) && detected_bits() & ZMM_AES_FULL_RATE != 0
 }
 
 /// Whether this is an Intel core, whose zmm VPCLMULQDQ issues on a port apart from zmm VAES's
 /// (see [`crate::cpu::zmm_clmul_apart_from_aes`]). (Under Miri, never.)
 pub(super) fn zmm_clmul_apart_from_aes() -> bool {
-    if cfg!(miri) {
-        return false;
-    }
-    let mut bits = DETECTED.load(Ordering::Relaxed);
-    if bits & DONE == 0 {
-        bits = detect();
-    }
-    bits & ZMM_CLMUL_APART != 0
+    !cfg!(miri) && detected_bits() & ZMM_CLMUL_APART != 0
 }
 
 /// Whether the CPU and the OS support `feature`; names aeslab does not ask about are `false`.
@@ -183,11 +176,7 @@ pub(super) fn detected(feature: &str) -> bool {
     if cfg!(miri) {
         return compiled_in(feature);
     }
-    let mut bits = DETECTED.load(Ordering::Relaxed);
-    if bits & DONE == 0 {
-        bits = detect();
-    }
-    bits >> i & 1 == 1
+    detected_bits() >> i & 1 == 1
 }
 
 #[cfg(all(test, feature = "std"))]
