@@ -117,8 +117,8 @@ impl<V: ClmulReg> Sum<V> {
     }
 
     /// [`Sum::karatsuba_add`] by the schoolbook: low×low, high×high and the two cross
-    /// products, four multiplies and no fold of the data's halves (one byte shuffle and one
-    /// XOR fewer a register, one multiply more), for a loop whose multiplier has issue slots to
+    /// products, four multiplies and no fold of the data's halves (one qword swap and one XOR
+    /// fewer a register, one multiply more), for a loop whose multiplier has issue slots to
     /// spare ([`crate::cpu::zmm_clmul_apart_from_aes`]). Reduced by [`Sum::reduce_schoolbook`].
     #[inline(always)]
     pub(crate) unsafe fn schoolbook_add(&mut self, h: *const Block, r: usize, x: V) {
