@@ -18,7 +18,7 @@ use core::marker::PhantomData;
 use super::cache::{FaceTable, TABLE_OVERHANG};
 use super::{CtrEngine, FaceLevel};
 use crate::Block;
-use crate::aes::insn::{AesInsn, AesIsa, AesRound, IN_FLIGHT, key_registers};
+use crate::aes::insn::{AesInsn, AesIsa, AesRound, IN_FLIGHT};
 use crate::aes::key_schedule::RoundKeys;
 use crate::simd::{Kernel, Reg, read_u128};
 
@@ -261,47 +261,80 @@ pub(crate) unsafe fn plain_xor<R: AesRound>(keys: &RoundKeys, ctr: u128, data: *
     }
 }
 
-/// `T_r[x] = S_r(base | x) ⊕ S_r(base | 0)` for x = 0..256, then the overhang: the counters
-/// made in registers, `IN_FLIGHT` registers of them through whitening and `r` rounds at a time
-/// — 256 × (r + 1) block-rounds at the AES units' full rate.
+/// `T_r[x] = S_r(base | x) ⊕ S_r(base | 0)` for x = 0..256, and the overhang (entries 256 ..
+/// 256 + `TABLE_OVERHANG` repeat the first ones): 256 × r AES block-rounds, `IN_FLIGHT`
+/// registers at a time.
 #[inline(always)]
 unsafe fn build_table<R: AesRound>(keys: &RoundKeys, ctr: u128, r: usize, t: &mut [Block]) {
     unsafe {
-        assert!(t.len() >= 256 + TABLE_OVERHANG && r <= 2);
-        let k = key_registers::<R>(keys);
-        let base = ctr & !0xff;
-        let s0 = segment_constant_any::<R>(keys, base, r);
-        let step = R::splat_low32(R::LANES as u32);
-        let mut next = R::broadcast_u128(base).add32(R::lane_index());
-        let p = t.as_mut_ptr();
+        match r {
+            0 => build_table_after::<R, 0>(keys, ctr, t),
+            1 => build_table_after::<R, 1>(keys, ctr, t),
+            _ => build_table_after::<R, 2>(keys, ctr, t),
+        }
+    }
+}
+
+/// [`build_table`] for `r = AFTER`, with one XOR a register besides the rounds.
+///
+/// Within the table only byte 15 of the counter changes. Register `j` of group `g` holds `x =
+/// g·G + j·LANES + lane` (`G` = `IN_FLIGHT · LANES` blocks a group, a power of two), where
+/// `j·LANES + lane < G`, so its whitened blocks are `W_j ⊕ D_g`: `W_j = (base | j·LANES +
+/// lane) ⊕ k_0`, made once, and `D_g` the byte `g·G` in byte 15, one add a group. Counters
+/// stepped per register (an add, a byte shuffle and an XOR each) and a last XOR with
+/// `S_r(base | 0)` kept the two 512-bit vector ports of Emerald Rapids busier than the AES
+/// rounds (24 cycles a group of zmm registers against the rounds' 16). `S_r(base | 0)` is folded into
+/// round `r`'s key (AESENC(s, k ⊕ c) = AESENC(s, k) ⊕ c), or for `r = 0` into `W_j`. The
+/// overhang is stored from the registers that hold entries 0 .. `TABLE_OVERHANG`, not copied
+/// back from the table: loads right behind the table's stores waited for them.
+#[inline(always)]
+unsafe fn build_table_after<R: AesRound, const AFTER: usize>(keys: &RoundKeys, ctr: u128, t: &mut [Block]) {
+    unsafe {
         let group = IN_FLIGHT * R::LANES;
+        assert!(t.len() >= 256 + TABLE_OVERHANG && AFTER <= 2 && group.is_power_of_two() && group <= 256);
+        let base = ctr & !0xff;
+        let s0 = segment_constant::<R, AFTER>(keys, base);
+        let mut k = [R::zero(); 2];
+        for (key, round_key) in k[..AFTER].iter_mut().zip(&keys.keys[1..]) {
+            *key = R::broadcast(round_key);
+        }
+        let mut k0 = R::broadcast(&keys.keys[0]);
+        if AFTER == 0 {
+            k0 = k0.xor(s0);
+        } else {
+            k[AFTER - 1] = k[AFTER - 1].xor(s0);
+        }
+        let mut w = [R::zero(); IN_FLIGHT];
+        let mut next = R::broadcast_u128(base).add32(R::lane_index());
+        let step = R::splat_low32(R::LANES as u32);
+        for v in w.iter_mut() {
+            *v = next.byte_reverse().xor(k0);
+            next = next.add32(step);
+        }
+        // Byte 15 is the top byte of the block's last 32-bit lane: adding `G << 24` there adds
+        // `G` to it, and the last group's carry out of the lane is dropped.
+        let d_step = R::broadcast_u128((group as u128) << 120);
+        let mut d = R::zero();
+        let p = t.as_mut_ptr();
         for g in 0..256 / group {
             let mut s = [R::zero(); IN_FLIGHT];
-            for v in s.iter_mut() {
-                *v = next.byte_reverse().xor(k[0]);
-                next = next.add32(step);
+            for j in 0..IN_FLIGHT {
+                s[j] = w[j].xor(d);
             }
-            for key in &k[1..=r] {
+            for key in &k[..AFTER] {
                 for v in s.iter_mut() {
                     *v = v.enc(*key);
                 }
             }
             for (j, v) in s.iter().enumerate() {
-                v.xor(s0).store(p.add(g * group + j * R::LANES));
+                let at = g * group + j * R::LANES;
+                v.store(p.add(at));
+                // (A branch on the entry's index, which is public.)
+                if at < TABLE_OVERHANG {
+                    v.store(p.add(256 + at));
+                }
             }
-        }
-        t.copy_within(0..TABLE_OVERHANG, 256);
-    }
-}
-
-/// [`segment_constant`] for a run-time round count.
-#[inline(always)]
-unsafe fn segment_constant_any<R: AesRound>(keys: &RoundKeys, base: u128, r: usize) -> R {
-    unsafe {
-        match r {
-            0 => segment_constant::<R, 0>(keys, base),
-            1 => segment_constant::<R, 1>(keys, base),
-            _ => segment_constant::<R, 2>(keys, base),
+            d = d.add32(d_step);
         }
     }
 }

@@ -153,8 +153,8 @@ pub const FACE_PAYS_FROM_BLOCKS: usize = 512;
 
 /// How many blocks FACE's table must serve on `backend` before building it pays.
 ///
-/// Building costs 256 blocks through whitening and `r` rounds (768 block-rounds for rd2p) plus
-/// a fixed part (the 4.6 KB table allocated, written and wiped, the segment constants); each
+/// Building costs 256 blocks through `r` rounds (512 block-rounds for rd2p) plus a fixed part
+/// (the 4.6 KB table allocated, written and wiped, the segment constants); each
 /// block FACE runs afterwards saves `r` rounds. The fixed part is about the same number of
 /// cycles everywhere while the rounds saved are worth less the faster the backend, so FACE
 /// pays later on the fast ones. `aeslab bench ctr` prints the break-even it measures; on
@@ -166,7 +166,11 @@ pub const FACE_PAYS_FROM_BLOCKS: usize = 512;
 /// others (Zen 4 and Intel run zmm rounds at the ymm rate in blocks). On Emerald Rapids
 /// (2026-11-27, three runs) `vaes512` broke even at 15–25 KiB with AES-128 and 15–19 KiB
 /// with AES-256, `vaes256` at 15–25 KiB, and AES-NI at 13–15 KiB: the 20 KiB and 14 KiB
-/// thresholds lie inside what runs there spread over.
+/// thresholds lie inside what runs there spread over. After the AES-instruction backends'
+/// table build was made cheaper (`insn::build_table_after`, the same day; on a noisier
+/// machine) one run read `vaes512` 23.7 and 21.5 KiB, `vaes256` 19.1 and 23.1 KiB, AES-NI 13.4
+/// and 12.7 KiB: still the same thresholds. (AES-GCM's on Intel's `vaes512` moved down,
+/// measured sealing one message: [`crate::gcm::face_pays_from_blocks`].)
 ///
 /// A stream runs plain CTR until it has run this many blocks under one table (or is asked for
 /// this many in one call), and GCM with a FACE level asked for builds a message's table only
