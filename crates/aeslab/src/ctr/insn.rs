@@ -283,10 +283,10 @@ unsafe fn build_table<R: AesRound>(keys: &RoundKeys, ctr: u128, r: usize, t: &mu
 /// lane) ⊕ k_0`, made once, and `D_g` the byte `g·G` in byte 15, one add a group. Counters
 /// stepped per register (an add, a byte shuffle and an XOR each) and a last XOR with
 /// `S_r(base | 0)` kept the two 512-bit vector ports of Emerald Rapids busier than the AES
-/// rounds (24 cycles a group of zmm registers against the rounds' 16). `S_r(base | 0)` is folded into
-/// round `r`'s key (AESENC(s, k ⊕ c) = AESENC(s, k) ⊕ c), or for `r = 0` into `W_j`. The
-/// overhang is stored from the registers that hold entries 0 .. `TABLE_OVERHANG`, not copied
-/// back from the table: loads right behind the table's stores waited for them.
+/// rounds (24 cycles a group of zmm registers against the rounds' 16). `S_r(base | 0)` is
+/// folded into round `r`'s key (AESENC(s, k ⊕ c) = AESENC(s, k) ⊕ c), or for `r = 0` into
+/// `W_j`. The overhang is stored from the registers that hold entries 0 .. `TABLE_OVERHANG`,
+/// not copied back from the table: loads right behind the table's stores waited for them.
 #[inline(always)]
 unsafe fn build_table_after<R: AesRound, const AFTER: usize>(keys: &RoundKeys, ctr: u128, t: &mut [Block]) {
     unsafe {
