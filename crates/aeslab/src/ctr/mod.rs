@@ -169,8 +169,8 @@ pub const FACE_PAYS_FROM_BLOCKS: usize = 512;
 /// thresholds lie inside what runs there spread over. After the AES-instruction backends'
 /// table build was made cheaper (`insn::build_table_after`, the same day; on a noisier
 /// machine) one run read (AES-128 and AES-256) `vaes512` 23.7 and 21.5 KiB, `vaes256` 19.1
-/// and 23.1 KiB, AES-NI 13.4 and 12.7 KiB: still the same thresholds. (AES-GCM's on Intel's `vaes512` moved down,
-/// measured sealing one message: [`crate::gcm::face_pays_from_blocks`].)
+/// and 23.1 KiB, AES-NI 13.4 and 12.7 KiB: still the same thresholds. (AES-GCM's on Intel's
+/// `vaes512` moved down, measured sealing one message: [`crate::gcm::face_pays_from_blocks`].)
 ///
 /// A stream runs plain CTR until it has run this many blocks under one table (or is asked for
 /// this many in one call), and GCM with a FACE level asked for builds a message's table only
