@@ -103,19 +103,14 @@ fn timed(clock: Clock, overhead: u64, run: &mut dyn FnMut(u64), units: u64) -> f
 pub fn units_for(clock: Clock, ticks_per_ns: f64, body: Body<'_>, ns: f64) -> u64 {
     let want = (ns * ticks_per_ns).max(1.0);
     body(1);
-    let mut time = |units: u64| {
-        let t0 = clock.now();
-        body(units);
-        (clock.now() - t0) as f64
-    };
     let mut units = 1u64;
     loop {
-        let mut ticks = time(units);
+        let mut ticks = timed(clock, 0, body, units);
         if ticks >= want / 2.0 || units >= 1 << 40 {
             // One timing stretched by the other tenant or an interrupt would stop the doubling
             // early and make every sample too short (a CI run once got 140 units for 50 µs,
             // 4.7 µs): time the same count again and scale by the faster of the two.
-            ticks = ticks.min(time(units));
+            ticks = ticks.min(timed(clock, 0, body, units));
             return ((units as f64 * want / ticks.max(1.0)).round() as u64).max(1);
         }
         units *= 2;
