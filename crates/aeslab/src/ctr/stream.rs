@@ -344,9 +344,9 @@ impl DynCtr {
 
     /// [`DynCtr::apply_keystream`] on up to `threads` threads of rayon's global pool (made once
     /// per process and kept, so a call costs a few microseconds of hand-off rather than a
-    /// thread spawn each): the buffer is cut into pieces of 256 KiB, which the calling thread
-    /// and clones of this stream on pool threads take one at a time, each seeking to its
-    /// piece. Buffers shorter than 256 KiB per thread (one piece each) run on the calling
+    /// thread spawn each): the buffer is cut into pieces of 32 to 256 KiB, which the calling
+    /// thread (from the front) and clones of this stream on pool threads (from the back) take
+    /// one at a time, each seeking to its piece. Buffers shorter than 256 KiB per thread (one piece each) run on the calling
     /// thread alone. Needs the `std` feature.
     ///
     /// A pool thread that has gone to sleep (rayon's threads do within 20 µs without work)
@@ -381,8 +381,8 @@ impl DynCtr {
 
     /// [`Self::apply_keystream_threaded`] on up to `threads ≥ 2` threads, the buffer checked.
     ///
-    /// The buffer goes out in pieces of [`POOL_PIECE`] bytes, one at a time to whichever
-    /// thread asks next: this one, and clones of this stream on pool threads. A pool thread
+    /// The buffer goes out in pieces ([`pool_piece`]), one at a time to whichever thread asks
+    /// next: this one, and clones of this stream on pool threads. A pool thread
     /// that sleeps takes tens of microseconds to wake on a VM (on Zen 5, 40 µs or more: half
     /// of a 4 MiB call on one thread), and with the buffer cut in fixed halves the call waited
     /// for it. Now this thread works on until the pieces run out, and a late helper only takes
@@ -399,17 +399,17 @@ impl DynCtr {
         }
         let start = self.pos;
         let len = buf.len() as u128;
-        // The pieces not yet taken, and the keystream offset of the next one.
-        let pieces = std::sync::Mutex::new((buf.chunks_mut(POOL_PIECE), 0u128));
-        let run = |stream: &mut Self| loop {
-            let (piece, offset) = {
+        // The bytes not yet taken, and their keystream offset. The calling thread takes its
+        // pieces from the front and the helpers theirs from the back, so that a buffer
+        // processed again (in place, in a loop) is mostly in the same core's cache as last time.
+        let pieces = std::sync::Mutex::new((buf, 0u128));
+        let run = |stream: &mut Self, from_front: bool| loop {
+            let taken = {
                 // A panic elsewhere cannot leave the queue half-updated: take it anyway.
                 let mut queue = pieces.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                let Some(piece) = queue.0.next() else { break };
-                let offset = queue.1;
-                queue.1 += piece.len() as u128;
-                (piece, offset)
+                take_piece(&mut queue, from_front, threads)
             };
+            let Some((piece, offset)) = taken else { break };
             stream.seek_to(start + offset);
             stream.apply_unchecked(piece);
         };
@@ -421,14 +421,14 @@ impl DynCtr {
                 let (run, working) = (&run, &working);
                 scope.spawn(move |_| {
                     working.fetch_add(1, Ordering::Relaxed);
-                    run(&mut helper);
+                    run(&mut helper, false);
                     // Its key wiped while the calling thread still spins.
                     drop(helper);
                     working.fetch_sub(1, Ordering::Release);
                 });
             }
             // This stream takes pieces too, and keeps what it builds (FACE's table).
-            run(self);
+            run(self, true);
             // The scope's end waits for the helpers' jobs, and a thread that is not one of the
             // pool's (the usual caller) waits there asleep. When a helper was still on its last
             // piece, this thread's own wake-up made the call's median on two threads slower
@@ -453,11 +453,48 @@ impl DynCtr {
 #[cfg(feature = "std")]
 const SPIN_LIMIT: u32 = 1 << 16;
 
-/// The piece of a threaded call each thread takes at a time: 256 KiB, a few microseconds of
-/// keystream, so a lock per piece costs nothing beside it, and the last piece a thread ends
-/// on leaves the others idle for no longer.
+/// The largest piece of a threaded call a thread takes at a time: 256 KiB, tens of
+/// microseconds of keystream, so a lock per piece costs nothing beside it.
 #[cfg(feature = "std")]
 const POOL_PIECE: usize = 256 * 1024;
+
+/// The smallest piece (but the last): 32 KiB, a few microseconds, still far above a lock's
+/// cost, and a whole number of FACE segments (256 blocks).
+#[cfg(feature = "std")]
+const POOL_PIECE_MIN: usize = 32 * 1024;
+
+/// The piece the next thread takes when `rest` bytes are left: a share of what is left that
+/// shrinks with it (guided scheduling), so that the threads finish within a small piece of each
+/// other; with fixed 256 KiB pieces the last one could leave a thread idle for 10 µs.
+#[cfg(feature = "std")]
+fn pool_piece(rest: usize, threads: usize) -> usize {
+    let share = (rest / (2 * threads)).next_multiple_of(POOL_PIECE_MIN);
+    share.clamp(POOL_PIECE_MIN, POOL_PIECE).min(rest)
+}
+
+/// The next piece of a threaded call from `rest` (the bytes not yet taken, and their offset
+/// in the call), from its front or its back, with the piece's offset; `None` once all are
+/// taken.
+#[cfg(feature = "std")]
+fn take_piece<'a>(rest: &mut (&'a mut [u8], u128), from_front: bool, threads: usize) -> Option<(&'a mut [u8], u128)> {
+    let (bytes, offset) = (core::mem::take(&mut rest.0), rest.1);
+    if bytes.is_empty() {
+        return None;
+    }
+    let take = pool_piece(bytes.len(), threads);
+    if from_front {
+        let (piece, bytes) = bytes.split_at_mut(take);
+        *rest = (bytes, offset + take as u128);
+        Some((piece, offset))
+    } else {
+        // The piece starts a whole number of smallest pieces into the rest, on a FACE
+        // segment's start like the front's pieces.
+        let keep = (bytes.len() - take) / POOL_PIECE_MIN * POOL_PIECE_MIN;
+        let (bytes, piece) = bytes.split_at_mut(keep);
+        *rest = (bytes, offset);
+        Some((piece, offset + keep as u128))
+    }
+}
 
 /// Plain CTR over `data` from `ctr`, cut at every wrap of the low 32 bits.
 pub(crate) fn xor_plain_cut(engine: &dyn CtrEngine, counter: Counter, ctr: u128, data: &mut [Block]) {
@@ -595,5 +632,42 @@ impl<K: AesKeySize, M: CounterMode> StreamCipherSeek for AesCtr<K, M> {
         }
         self.inner.seek_to(bytes);
         Ok(())
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::{POOL_PIECE, POOL_PIECE_MIN, take_piece};
+    use alloc::vec;
+
+    /// Taken from both ends in any order, the pieces cover the buffer once each, each starting
+    /// on a FACE segment's boundary; none longer than 256 KiB but the one with the buffer's
+    /// odd end (less than 32 KiB more), and none shorter than 32 KiB but where the ends meet.
+    #[test]
+    fn pieces_from_both_ends_tile_the_buffer() {
+        for len in [1usize, 4095, POOL_PIECE_MIN + 1, 1 << 20, (4 << 20) + 37] {
+            for pattern in [0b0u32, 0b1, 0b01, 0b0011, 0b0110_1101] {
+                let mut buf = vec![0u8; len];
+                let base = buf.as_ptr() as usize;
+                let mut rest = (buf.as_mut_slice(), 0u128);
+                let mut pieces = vec![];
+                for turn in 0.. {
+                    let Some((piece, offset)) = take_piece(&mut rest, pattern >> (turn % 8) & 1 == 0, 2) else { break };
+                    assert_eq!(piece.as_ptr() as usize - base, offset as usize, "the offset is where the piece is");
+                    pieces.push((offset as usize, piece.len(), turn));
+                }
+                let last_taken = pieces.len() - 1;
+                pieces.sort();
+                let mut next = 0;
+                for &(offset, piece, turn) in &pieces {
+                    assert_eq!(offset, next, "{len} {pattern:b}: a gap or an overlap");
+                    assert!(piece > 0 && piece < POOL_PIECE + POOL_PIECE_MIN, "{len} {pattern:b}: piece {piece} long");
+                    assert!(piece >= POOL_PIECE_MIN || turn == last_taken, "{len} {pattern:b}: piece {piece} short");
+                    assert_eq!(offset % 4096, 0);
+                    next += piece;
+                }
+                assert_eq!(next, len);
+            }
+        }
     }
 }
