@@ -339,13 +339,20 @@ unsafe fn expand_256<const WIDE: bool>(key: &[u8], zero_block: Option<&mut Block
 }
 
 /// One AES-192 step: the next six words from the last six, held as `a` = w0..w3 and `b` = w4,
-/// w5 in its low half (its high half is never read: AESKEYGENASSIST takes its word 1, and the
+/// w5 in its low half (its high half is never read: the S-box step takes its word 1, and the
 /// round keys take its low half). `w[i] = w[i−6] ⊕ w[i−1]`, and for the first word of a step
-/// also `⊕ RotWord(SubWord(w5)) ⊕ Rcon`, which is word 1 of AESKEYGENASSIST on `b`.
+/// also `⊕ SubWord(RotWord(w5)) ⊕ Rcon`: RotWord(w5) in all four columns (one PSHUFB), where
+/// ShiftRows moves nothing, so AESENCLAST with Rcon in every word as its key gives that word
+/// in every column. AESKEYGENASSIST gives it too, but its latency is 12 cycles on Emerald
+/// Rapids against AESENCLAST's 3 (`aeslab instr`), and the eight steps are one dependent
+/// chain: `Aes192::new` went from 144–152 cycles to 76–79 there (2026-11-27, `vaes512` and
+/// `aesni`). On Zen 3 both take 4 cycles, so the chain is as long as before (PSHUFB where a
+/// PSHUFD was).
 #[inline(always)]
 unsafe fn step_192<const RCON: i32>((a, b): (__m128i, __m128i)) -> (__m128i, __m128i) {
     unsafe {
-        let t = _mm_shuffle_epi32::<0x55>(_mm_aeskeygenassist_si128::<RCON>(b));
+        let rot_w5 = _mm_shuffle_epi8(b, _mm_setr_epi8(5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4));
+        let t = _mm_aesenclast_si128(rot_w5, _mm_set1_epi32(RCON));
         let a = _mm_xor_si128(prefix_xor(a), t);
         // w10 = w4 ⊕ w9 and w11 = w5 ⊕ w10: the running XOR of b, each word ⊕ the new w9.
         let b = _mm_xor_si128(prefix_xor(b), _mm_shuffle_epi32::<0xff>(a));
