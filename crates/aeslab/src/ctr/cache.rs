@@ -56,14 +56,7 @@ fn level_code(level: FaceLevel) -> u8 {
 
 impl Default for FaceTable {
     fn default() -> Self {
-        FaceTable {
-            blocks: [[0u8; 16]; 256 + TABLE_OVERHANG],
-            built_for: [0; 4],
-            segment: [[0; 16]; 3],
-            segment_base: [0; 16],
-            segment_kept: 0,
-            pad: [0; FACE_TABLE_PAD],
-        }
+        Self::EMPTY
     }
 }
 
@@ -82,8 +75,7 @@ impl Clone for FaceTable {
 
 impl Drop for FaceTable {
     fn drop(&mut self) {
-        crate::ct::wipe(self.blocks.as_flattened_mut());
-        crate::ct::wipe(self.segment.as_flattened_mut());
+        self.clear();
     }
 }
 
@@ -94,6 +86,25 @@ pub(crate) fn table_key(ctr: u128) -> [u8; 3] {
 }
 
 impl FaceTable {
+    /// A table with nothing built: all zeros.
+    pub(crate) const EMPTY: FaceTable = FaceTable {
+        blocks: [[0u8; 16]; 256 + TABLE_OVERHANG],
+        built_for: [0; 4],
+        segment: [[0; 16]; 3],
+        segment_base: [0; 16],
+        segment_kept: 0,
+        pad: [0; FACE_TABLE_PAD],
+    };
+
+    /// Wipes what was built and forgets it: the table is [`Self::EMPTY`] again.
+    pub(crate) fn clear(&mut self) {
+        crate::ct::wipe(self.blocks.as_flattened_mut());
+        crate::ct::wipe(self.segment.as_flattened_mut());
+        self.built_for = [0; 4];
+        self.segment_base = [0; 16];
+        self.segment_kept = 0;
+    }
+
     /// Whether the table holds `T_r` of `level` for counters like `ctr`.
     pub(crate) fn holds(&self, level: FaceLevel, ctr: u128) -> bool {
         let key = table_key(ctr);
