@@ -346,8 +346,8 @@ impl DynCtr {
     /// per process and kept, so a call costs a few microseconds of hand-off rather than a
     /// thread spawn each): the buffer is cut into pieces of 32 to 256 KiB, which the calling
     /// thread (from the front) and clones of this stream on pool threads (from the back) take
-    /// one at a time, each seeking to its piece. Buffers shorter than 256 KiB per thread (one piece each) run on the calling
-    /// thread alone. Needs the `std` feature.
+    /// one at a time, each seeking to its piece. Buffers shorter than 256 KiB per thread run on
+    /// the calling thread alone. Needs the `std` feature.
     ///
     /// A pool thread that has gone to sleep (rayon's threads do within 20 µs without work)
     /// is slow to wake on a VM. On a 2-vCPU Emerald Rapids VM, after an idle spell, the
@@ -382,9 +382,9 @@ impl DynCtr {
     /// [`Self::apply_keystream_threaded`] on up to `threads ≥ 2` threads, the buffer checked.
     ///
     /// The buffer goes out in pieces ([`pool_piece`]), one at a time to whichever thread asks
-    /// next: this one, and clones of this stream on pool threads. A pool thread
-    /// that sleeps takes tens of microseconds to wake on a VM (on Zen 5, 40 µs or more: half
-    /// of a 4 MiB call on one thread), and with the buffer cut in fixed halves the call waited
+    /// next: this one, and clones of this stream on pool threads. A pool thread that sleeps
+    /// takes tens of microseconds to wake on a VM (on Zen 5, 40 µs or more: half of a 4 MiB
+    /// call on one thread), and with the buffer cut in fixed halves the call waited
     /// for it. Now this thread works on until the pieces run out, and a late helper only takes
     /// what is left; then it spins while a helper is still on a piece, rather than sleep in the
     /// scope's wait and be woken as slowly itself. (`in_place_scope`: `scope` would move this
