@@ -256,9 +256,9 @@ std::thread_local! {
 /// used), and that `memset` of 4.7 KB took 1.1% of a 64 KiB message's time (about 120 cycles;
 /// Emerald Rapids, `perf`, 2026-11-27), as much as building the table. Here the wipe that
 /// every message needs anyway leaves the zeros for the next one. Sealing, `vaes512`, the
-/// defaults, four alternated runs of each build (TSC ticks × 1.30): AES-128 at 24 KiB 0.177–0.179 → 0.174–0.175
-/// cycles/byte, AES-256 at 12 KiB 0.232–0.241 → 0.226–0.235 and at 16 KiB 0.224–0.231 →
-/// 0.218–0.228.
+/// defaults, four alternated runs of each build (TSC ticks × 1.30): AES-128 at 24 KiB
+/// 0.177–0.179 → 0.174–0.175 cycles/byte, AES-256 at 12 KiB 0.232–0.241 → 0.226–0.235 and at
+/// 16 KiB 0.224–0.231 → 0.218–0.228.
 #[cfg(feature = "std")]
 fn with_scratch_table<R>(f: impl FnOnce(&mut FaceTable) -> R) -> Option<R> {
     /// The table lent, wiped when given back.
