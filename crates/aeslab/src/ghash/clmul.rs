@@ -19,6 +19,8 @@
 
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
+use core::mem::MaybeUninit;
+
 use super::{Available, GhashKey, POWERS};
 use crate::Block;
 use crate::simd::{BlockIsa, MAX_LANES, Reg, load_blocks};
@@ -71,23 +73,29 @@ pub(crate) struct Sum<V> {
 
 /// Karatsuba's halves of a group's powers, registers of `LANES` blocks: the qwords of register
 /// `r` hold, per lane, (low ⊕ high) of power register `r`, then of power register
-/// `r + GROUP/2`. The carry-less multiply picks either qword, so half as many registers.
+/// `r + GROUP/2`. The carry-less multiply picks either qword, so half as many registers. Room
+/// for the widest registers; a narrower width uses the first `GROUP / 2 × LANES` blocks.
 pub(crate) const HALVES: usize = POWERS / 2;
 
 /// The halves of the powers H^(GROUP × LANES) … H^1 at `h` (see [`HALVES`]), made in
-/// registers: a few shuffles and XORs, cheap beside a message of more than a group.
+/// registers (a few shuffles and XORs, cheap beside a message of more than a group) and stored
+/// in the first `GROUP / 2 × LANES` blocks of `space`, which are returned; the rest of `space`
+/// is not touched, so a narrower width neither zeroes nor wipes what it does not use.
 #[inline(always)]
-pub(crate) unsafe fn karatsuba_halves<V: ClmulReg>(h: *const Block) -> [Block; HALVES] {
+pub(crate) unsafe fn karatsuba_halves<V: ClmulReg>(h: *const Block, space: &mut MaybeUninit<[Block; HALVES]>) -> &mut [Block] {
+    const { assert!(GROUP / 2 * V::LANES <= HALVES) };
+    let first = space.as_mut_ptr().cast::<Block>();
+    // SAFETY: the caller's ISA; the `GROUP / 2 × LANES` blocks stored are inside `space`
+    // (asserted above), and each is written before the slice over them is made.
     unsafe {
-        let mut halves = [[0u8; 16]; HALVES];
         for r in 0..GROUP / 2 {
             let low = V::load(h.add(r * V::LANES));
             let high = V::load(h.add((r + GROUP / 2) * V::LANES));
             low.xor(low.swap_qwords())
                 .unpack_low_qwords(high.xor(high.swap_qwords()))
-                .store(halves.as_mut_ptr().add(r * V::LANES));
+                .store(first.add(r * V::LANES));
         }
-        halves
+        core::slice::from_raw_parts_mut(first, GROUP / 2 * V::LANES)
     }
 }
 
