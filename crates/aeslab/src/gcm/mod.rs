@@ -407,8 +407,12 @@ impl Gcm {
         self.crypt_from_table(j0, Some(&mut table), ad, buf, decrypt)
     }
 
-    /// [`Gcm::crypt_other`] with FACE from `table` (empty: built here), or without.
-    #[inline(always)]
+    /// [`Gcm::crypt_other`] with FACE from `table` (empty: built here), or without. Never
+    /// inlined: `crypt_other` calls it in three places (no table, the thread's scratch table,
+    /// a table on the stack), and inlined it was compiled three times over — the short-message
+    /// buffers, the CTR-then-GHASH loop and the tail each in triplicate — for a call that the
+    /// work behind it dwarfs.
+    #[inline(never)]
     fn crypt_from_table(&self, j0: u128, mut table: Option<&mut FaceTable>, ad: &[u8], buf: &mut [u8], decrypt: bool) -> Block {
         let gcm = any_as_dyn!(&self.aes, GcmEngine);
         // The FACE table of this message (bytes 0, 5, 10 of the counter never change with the
