@@ -1,7 +1,8 @@
 //! The subset that runs under Miri (`scripts/miri.sh`, in CI): short inputs through the
 //! portable backend and, where Miri is built with the instructions enabled, the AES-NI one —
 //! every kernel's edge cases in a few blocks (partial registers, a unit with no pairs in
-//! AEZ's kernels, GCM's tail buffer, CTR's partial blocks), with no FFI (no OpenSSL).
+//! AEZ's kernels, GCM's tail buffer and one whole group of its loop, CTR's partial blocks),
+//! with no FFI (no OpenSSL).
 //! Outputs are checked between backends and by round trips; the known answers are checked
 //! by the other tests, at full speed.
 //!
@@ -59,6 +60,27 @@ fn ctr_and_gcm_short_messages_agree_between_backends() {
             match &expect {
                 Some((c, s)) => assert!(c == &ctr && s == &sealed, "{kind} {len}"),
                 None => expect = Some((ctr, sealed)),
+            }
+        }
+    }
+}
+
+/// GCM messages with whole groups (8 blocks on AES-NI): the loop, sealing's last group hashed in
+/// the tail's rounds, and the Karatsuba halves the kernel makes only for such messages.
+#[test]
+fn gcm_messages_with_whole_groups_agree_between_backends() {
+    let key = [0x17u8; 16];
+    for len in [128usize, 131] {
+        let data: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+        let mut expect: Option<Vec<u8>> = None;
+        for kind in backends() {
+            let ghash = if kind == BackendKind::Ct64 { GhashImpl::Portable } else { GhashImpl::fastest() };
+            let gcm = Gcm::with_options(&key, kind, FaceLevel::None, ghash, 16).unwrap();
+            let sealed = gcm.seal(&[9u8; 12], b"", &data).unwrap();
+            assert_eq!(gcm.open(&[9u8; 12], b"", &sealed).unwrap(), data, "{kind} {len}");
+            match &expect {
+                Some(s) => assert!(s == &sealed, "{kind} {len}"),
+                None => expect = Some(sealed),
             }
         }
     }
