@@ -5,6 +5,7 @@
 # with a small count.
 # qemu's default CPU ("max") has the Crypto Extensions, so the `armv8` backend runs and is tested
 # at every FACE level; its timings mean nothing (the `instr` output says so).
+# The outputs are compared between debug builds, the ones the tests use.
 # Installs what it needs: the rustup target, Debian's cross gcc, qemu-user and arm64 libssl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,10 +52,14 @@ if [ "$rc" -ne 0 ]; then
 fi
 rm -f "$log"
 
-cargo build --release --bin aeslab
-cargo build --release --bin aeslab --target "$TARGET"
-x86=./target/release/aeslab
-arm="qemu-aarch64 -L $SYSROOT ./target/$TARGET/release/aeslab"
+# The debug binaries: the aarch64 one is what the tests above ran, and the x86-64 one is what
+# `cargo test --workspace` built (built here for the whole workspace, so with the same features
+# and nothing compiled again). Release builds would print the same bytes, and cross-building
+# the CLI's peers (aws-lc, ring) optimised for aarch64 took longer than the rest of this script.
+cargo build -q --workspace --bins --examples
+cargo build -q --workspace --bins --examples --target "$TARGET"
+x86=./target/debug/aeslab
+arm="qemu-aarch64 -L $SYSROOT ./target/$TARGET/debug/aeslab"
 
 echo "== $($arm cpu | grep -i 'default backend')"
 $arm cpu | grep -q 'Default backend: armv8' || { echo "test-aarch64: the dispatch did not pick armv8"; exit 1; }

@@ -1,8 +1,8 @@
 //! The library's alloc-free API: what a user of `--no-default-features` (no `alloc`, no `std`)
-//! has, checked against known answers on every path this CPU runs. CI runs this file with
-//! `cargo test -p aeslab --no-default-features --test no_alloc`, where the crate is built without
-//! its `alloc` feature (the test itself still has std for the harness and the vector files),
-//! and `cargo test --workspace` runs it with the defaults: the two must agree.
+//! has, checked against known answers on every path this CPU runs. CI runs this file through
+//! `compat/no-alloc`, a crate that depends on aeslab without its default features, so the
+//! library is built without `alloc` (the test itself still has std for the harness and the
+//! vector files), and `cargo test --workspace` runs it with the defaults: the two must agree.
 
 mod common;
 
