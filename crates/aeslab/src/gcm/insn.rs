@@ -932,42 +932,36 @@ pub(crate) struct Message<'a, S> {
     pub(crate) isa: PhantomData<S>,
 }
 
-impl<S: BlockIsa> Kernel for Message<'_, S>
+/// [`Message`] with its rounds (`NR`) and its table's round (`AFTER`) fixed: the kernel that one
+/// `#[target_feature]` entry compiles. Plain CTR is `AFTER` = 0 over `ROUND0_TABLE`, the same
+/// code as FACE's round-0 table, so the two share an entry.
+///
+/// Why an entry per variant: with the choice made inside one entry, the compiler inlined all
+/// twelve bodies (each with its loops and tails) into one function per ISA, 1.1 MB of machine
+/// code on zmm, and LLVM's time and memory on a function grow faster than its size. On Zen 3
+/// (2026-11-28, Rust 1.95, the dev profile) the library took 810 s to compile, with 121 million
+/// page faults; with nine entries per ISA (the largest about 100 KB), 243 s. The choice is
+/// made once per message either way, and the entry is a call either way. (Seal and open
+/// apart as well, eighteen entries, took 332 s: more code in all.)
+struct Variant<'a, S, const NR: usize, const AFTER: usize> {
+    message: Message<'a, S>,
+    table: &'a [Block],
+}
+
+impl<S: BlockIsa, const NR: usize, const AFTER: usize> Kernel for Variant<'_, S, NR, AFTER>
 where
     S::Reg: AesRound + ClmulReg<Lane: AesRound>,
 {
     type Output = Block;
     #[inline(always)]
     fn run(self) -> Block {
+        let Variant { message: m, table } = self;
         // SAFETY: entered under `S`, which has both the AES and the carry-less instructions of
         // its registers and of their one-block lanes (the caller made its token).
         unsafe {
-            let (keys, face) = (self.keys, self.face);
-            let ctr = Counter::Be32.advance(read_u128(&self.j0), 1);
-            macro_rules! plain {
-                ($nr:literal) => {
-                    message::<S::Reg, _, S, $nr, 0>(self, FaceStarts::<S::Reg, 0>::new(keys, &ROUND0_TABLE, ctr))
-                };
-            }
-            macro_rules! face {
-                ($nr:literal, $after:literal, $t:expr) => {
-                    message::<S::Reg, _, S, $nr, $after>(self, FaceStarts::<S::Reg, $after>::new(keys, $t, ctr))
-                };
-            }
-            match (keys.rounds, face) {
-                (10, None) => plain!(10),
-                (12, None) => plain!(12),
-                (_, None) => plain!(14),
-                (10, Some((0, t))) => face!(10, 0, t),
-                (10, Some((1, t))) => face!(10, 1, t),
-                (10, Some((_, t))) => face!(10, 2, t),
-                (12, Some((0, t))) => face!(12, 0, t),
-                (12, Some((1, t))) => face!(12, 1, t),
-                (12, Some((_, t))) => face!(12, 2, t),
-                (_, Some((0, t))) => face!(14, 0, t),
-                (_, Some((1, t))) => face!(14, 1, t),
-                (_, Some((_, t))) => face!(14, 2, t),
-            }
+            let ctr = Counter::Be32.advance(read_u128(&m.j0), 1);
+            let starts = FaceStarts::<S::Reg, AFTER>::new(m.keys, table, ctr);
+            message::<S::Reg, _, S, NR, AFTER>(m, starts)
         }
     }
 }
@@ -978,5 +972,25 @@ pub(crate) fn seal_or_open<S: BlockIsa>(message: Message<'_, S>) -> Option<Block
 where
     S::Reg: AesRound + ClmulReg<Lane: AesRound>,
 {
-    S::detect().map(|isa| isa.enter(message))
+    let isa = S::detect()?;
+    let (after, table) = match message.face {
+        None => (0, &ROUND0_TABLE[..]),
+        Some((after, t)) => (after.min(2), t),
+    };
+    macro_rules! enter {
+        ($nr:literal, $after:literal) => {
+            isa.enter(Variant::<S, $nr, $after> { message, table })
+        };
+    }
+    Some(match (message.keys.rounds, after) {
+        (10, 0) => enter!(10, 0),
+        (10, 1) => enter!(10, 1),
+        (10, _) => enter!(10, 2),
+        (12, 0) => enter!(12, 0),
+        (12, 1) => enter!(12, 1),
+        (12, _) => enter!(12, 2),
+        (_, 0) => enter!(14, 0),
+        (_, 1) => enter!(14, 1),
+        (_, _) => enter!(14, 2),
+    })
 }
