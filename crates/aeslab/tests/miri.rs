@@ -1,8 +1,8 @@
 //! The subset that runs under Miri (`scripts/miri.sh`, in CI): short inputs through the
 //! portable backend and, where Miri is built with the instructions enabled, the AES-NI one —
 //! every kernel's edge cases in a few blocks (partial registers, a unit with no pairs in
-//! AEZ's kernels, GCM's tail buffer and one whole group of its loop, CTR's partial blocks),
-//! with no FFI (no OpenSSL).
+//! AEZ's kernels, GCM's tail through its byte moves and one whole group of its loop, CTR's
+//! partial blocks), with no FFI (no OpenSSL).
 //! Outputs are checked between backends and by round trips; the known answers are checked
 //! by the other tests, at full speed.
 //!

@@ -25,14 +25,15 @@
 //! that straddles two segments blends the two constants lane by lane. Plain CTR is the same
 //! with `AFTER` = 0 over a static table (`ROUND0_TABLE`): whitening's table needs no key.
 //!
-//! The tail (less than a group). On zmm it runs in place through AVX-512BW byte masks
-//! (`MaskedTail`, `MaskedSealTail`). Its ciphertext is hashed from registers with the lengths
-//! block in the lane after it (`TailInRegisters`): sealing's after the tail's rounds
-//! (`hash_tail`), opening's, loaded through the same masks, between them, as a loop group
-//! hashes its own (`Hashed`). Elsewhere it goes through a zero-padded buffer on the stack, so
-//! every register is whole; only the blocks the tail uses are zeroed, and wiped afterwards.
-//! Karatsuba's halves of the powers (made per message) and the accumulator's bytes are wiped
-//! too.
+//! The tail (less than a group) runs in place: the registers the message fills are loaded and
+//! stored whole, and the one it ends in is read and written through byte moves (`MaskedTail`,
+//! `MaskedSealTail`): AVX-512BW byte masks on zmm, moves of 8, 4, 2 and 1 bytes chosen by the
+//! length elsewhere (`Reg::load_bytes`). No byte past the message is read or written, and no
+//! buffer of ours holds the keystream past it. The tail's ciphertext is hashed from the registers
+//! with the lengths block in the lane after it (`TailInRegisters`): sealing's after the tail's
+//! rounds (`hash_tail`); opening's, loaded through the same moves, between them on zmm, as a
+//! loop group hashes its own (`Hashed`), and before them with 16 registers. Karatsuba's halves
+//! of the powers (made per message) and the accumulator's bytes are wiped at the end.
 //!
 //! Constant time: AES instructions and carry-less multiplies run in constant time. Every branch
 //! and address depends on lengths and on the counter (from the nonce, which is public), never
@@ -379,7 +380,7 @@ trait Finish<R> {
     unsafe fn finish(&mut self, j: usize, p: *mut Block, s: R, k_last: R);
 }
 
-/// Whole registers, loaded and stored: every group of the loop, and the tail buffer's.
+/// Whole registers, loaded and stored: every group of the loop.
 struct Whole;
 
 impl<R: AesRound> Finish<R> for Whole {
@@ -389,41 +390,79 @@ impl<R: AesRound> Finish<R> for Whole {
     }
 }
 
-/// The message's tail in place, on registers with byte masks (zmm): `bytes` from the group's
-/// start, each register's share read and written through a mask, so nothing past the message
-/// is touched (registers wholly past it read and write nothing). Opening's: it keeps nothing,
-/// as its results are plaintext not yet authenticated.
+/// The message's tail in place, through the registers' byte moves ([`Reg::load_bytes`] and
+/// [`Reg::store_bytes`]): `bytes` from the group's start. Registers the message fills are loaded and stored whole, as the
+/// loop's are; the register the message ends in keeps its keystream (its last round without
+/// the data) for [`MaskedTail::write_partial`], after the group, which reads and writes its
+/// share of the message alone. Registers wholly past the message read and write nothing. The
+/// tail group is rounded up to a power of two ([`tail_regs`]) to keep the number of bodies
+/// down (each carries the GHASH), so which register is partial, or past the message, is known
+/// only at run time; opening keeps nothing, as its results are plaintext not yet
+/// authenticated.
 ///
-/// Why not CTR's last round (`ctr::insn::finish`), which masks only the last register: CTR
-/// compiles a group for every register count (`run_short`), so all its registers but the last
-/// are whole at compile time. The tail group here is rounded up to a power of two
-/// ([`tail_regs`]) to keep the number of bodies down (each carries the GHASH), so a register
-/// may lie wholly past the message, and each needs its own mask.
-struct MaskedTail {
+/// Why the partial register after the group rather than in it: with its byte moves (on xmm
+/// and ymm, a few branches on the length and moves of 8, 4, 2 and 1 bytes) in every
+/// register's last round, the compiler no longer unrolled the eight registers' last rounds
+/// but looped over them with the states on the stack. On Zen 3's ymm (2026-11-28, the two
+/// builds in one process, interleaved), opening 1420 bytes took 0.88× the time of the buffer
+/// it replaced that way; see `message` for the figures after this change.
+struct MaskedTail<R> {
     bytes: usize,
+    /// The keystream of the register the message ends in, if it ends inside one.
+    partial: R,
 }
 
-impl MaskedTail {
-    /// The bytes of the message in register `j` (none for a padding register).
+impl<R: AesRound> MaskedTail<R> {
+    /// # Safety
+    /// The ISA of `R` may run.
     #[inline(always)]
-    fn register_bytes<R: Reg>(&self, j: usize) -> usize {
-        self.bytes.saturating_sub(j * 16 * R::LANES).min(16 * R::LANES)
+    unsafe fn new(bytes: usize) -> Self {
+        MaskedTail { bytes, partial: unsafe { R::zero() } }
     }
 
-    /// Register `j`'s last round through the masks, written back; its result, zero past the
-    /// message.
+    /// Register `j`'s last round: in place, with the data folded into the key, where the
+    /// message fills the register (the result is returned; zero for the others); the
+    /// keystream kept where the message ends inside it.
     #[inline(always)]
-    unsafe fn last_round<R: AesRound>(&self, j: usize, p: *mut Block, s: R, k_last: R) -> R {
+    unsafe fn last_round(&mut self, j: usize, p: *mut Block, s: R, k_last: R) -> R {
         unsafe {
-            let n = self.register_bytes::<R>(j);
-            let c = s.enc_last(k_last.xor(R::load_bytes(p.cast(), n))).keep_bytes(n);
-            c.store_bytes(p.cast(), n);
+            let whole = self.bytes / (16 * R::LANES);
+            if j < whole {
+                let c = s.enc_last(k_last.xor(R::load(p)));
+                c.store(p);
+                c
+            } else {
+                if j == whole {
+                    self.partial = s.enc_last(k_last);
+                }
+                R::zero()
+            }
+        }
+    }
+
+    /// The register the message ends in, if it ends inside one, and its bytes of the message.
+    #[inline(always)]
+    fn partial_register(&self) -> Option<(usize, usize)> {
+        let n = self.bytes % (16 * R::LANES);
+        (n > 0).then_some((self.bytes / (16 * R::LANES), n))
+    }
+
+    /// The partial register's result, `data` (its `n` bytes at `p`, zero after them) ⊕ the
+    /// keystream, written to its `n` bytes at `p`; returned zero past them.
+    ///
+    /// # Safety
+    /// The ISA of `R` may run; `p` is valid for `n` bytes.
+    #[inline(always)]
+    unsafe fn write_partial(&self, p: *mut u8, n: usize, data: R) -> R {
+        unsafe {
+            let c = self.partial.xor(data).keep_bytes(n);
+            c.store_bytes(p, n);
             c
         }
     }
 }
 
-impl<R: AesRound> Finish<R> for MaskedTail {
+impl<R: AesRound> Finish<R> for MaskedTail<R> {
     #[inline(always)]
     unsafe fn finish(&mut self, j: usize, p: *mut Block, s: R, k_last: R) {
         unsafe { self.last_round(j, p, s, k_last) };
@@ -432,9 +471,10 @@ impl<R: AesRound> Finish<R> for MaskedTail {
 
 /// Sealing's tail: [`MaskedTail`], with the ciphertext (zero past the message, as GHASH pads)
 /// kept in `ct` for the GHASH, which takes it from there rather than from memory
-/// ([`hash_tail`]); the keystream past the message never reaches memory.
+/// ([`hash_tail`]); the keystream past the message is stored nowhere (short of the compiler
+/// spilling a register).
 struct MaskedSealTail<R> {
-    tail: MaskedTail,
+    tail: MaskedTail<R>,
     ct: [R; IN_FLIGHT],
 }
 
@@ -646,9 +686,6 @@ unsafe fn encrypt_j0<L: AesRound, const NR: usize>(keys: &RoundKeys, j0: u128) -
     }
 }
 
-/// The blocks of the tail buffer: a group of the widest registers and the lengths block.
-const TAIL_BLOCKS: usize = IN_FLIGHT * MAX_LANES + 1;
-
 /// `acc` after the whole `blocks`, through the general GHASH body.
 #[inline(always)]
 unsafe fn hash_blocks<R: ClmulReg>(powers: &[Block; POWERS], acc: R::Lane, blocks: &[Block]) -> R::Lane {
@@ -826,7 +863,8 @@ where
         let last_group = GroupAt::<Karatsuba>::new(gkey, if pending { p.add((full - 1) * g).cast_const() } else { p.cast_const() });
 
         // The tail (less than a group) and the lengths block: with no tail, the lengths block
-        // alone; on zmm, in place through byte masks; elsewhere through a zero-padded buffer.
+        // alone; else the tail in place through the registers' byte moves (see `MaskedTail`),
+        // hashed from the registers with the lengths block in the lane after it.
         let done = full * g * 16;
         let rest = data.len() - done;
         let lengths = lengths_block(ad.len(), data.len());
@@ -835,80 +873,59 @@ where
                 acc = absorb_group::<R>(gkey.h, acc, last_group.at);
             }
             acc = hash_blocks::<R>(powers, acc, &[lengths]);
-        } else if R::BYTE_MASKS {
-            // On zmm the tail runs in place, through byte masks (see `MaskedTail`). Through the
-            // buffer below, its copies in and out, zeroing and wipe were a sixth of a 256-byte
-            // seal's time on Zen 5; in place, AES-128-GCM seal went 9.4–9.6 → 6.7–6.9
-            // cycles/byte at 16 bytes, 0.72–0.82 → 0.55 at 256, 0.242–0.251 → 0.232–0.241 at
-            // 1420 (2026-11-26, alternating binaries).
+        } else {
+            // In place, not through a zero-padded buffer on the stack, which every width but zmm
+            // used until 2026-11-28: its copies in and out, zeroing and wipe were a sixth of a
+            // 256-byte seal's time on Zen 5. There, on zmm, AES-128-GCM seal went 9.4–9.6 →
+            // 6.7–6.9 cycles/byte at 16 bytes, 0.72–0.82 → 0.55 at 256 and 0.242–0.251 →
+            // 0.232–0.241 at 1420 (2026-11-26, alternating binaries). For ymm and xmm see the
+            // README's Zen 3 section of 2026-11-28.
             let nregs = rest.div_ceil(16 * lanes);
             let tail = p.add(full * g);
             if decrypt {
-                // The ciphertext hashed before it is decrypted, read through the same masks.
-                let mut fin = MaskedTail { bytes: rest };
+                // The ciphertext hashed before it is decrypted, read through the same moves.
+                let mut fin = MaskedTail::<R>::new(rest);
                 let mut ct = [R::zero(); IN_FLIGHT];
                 for (r, c) in ct.iter_mut().enumerate().take(nregs) {
-                    *c = R::load_bytes(tail.cast::<u8>().add(r * 16 * lanes), fin.register_bytes::<R>(r));
+                    let bytes = (rest - r * 16 * lanes).min(16 * lanes);
+                    *c = R::load_bytes(tail.cast::<u8>().add(r * 16 * lanes), bytes);
                 }
-                // Its GHASH between the tail's rounds, as the loop's groups do theirs, rather
-                // than before them. On Emerald Rapids (2026-11-27, the two builds alternated,
-                // six runs each beside a busy neighbour) opening went from 0.289–0.311 to
-                // 0.283–0.286 cycles/byte at 1420 bytes with AES-128 (2000 bytes: 0.257–0.271
-                // to 0.252–0.254) and from 0.339–0.356 to 0.329–0.333 with AES-256; at 256
-                // bytes (no whole group) and 4 KiB (no tail), the same.
                 let (hashed, with_lengths) = tail_in_registers::<R>(powers, &ct, rest, &lengths);
-                acc = tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, tail, &hashed, acc, nregs, &mut fin);
+                if R::BYTE_MASKS {
+                    // On zmm, its GHASH between the tail's rounds, as the loop's groups do
+                    // theirs. On Emerald Rapids (2026-11-27, the two builds alternated, six
+                    // runs each beside a busy neighbour) opening went from 0.289–0.311 to
+                    // 0.283–0.286 cycles/byte at 1420 bytes with AES-128 (2000 bytes:
+                    // 0.257–0.271 to 0.252–0.254) and from 0.339–0.356 to 0.329–0.333 with
+                    // AES-256 against hashing it first.
+                    acc = tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, tail, &hashed, acc, nregs, &mut fin);
+                } else {
+                    // With 16 registers (xmm, ymm), before the rounds: between them, the states,
+                    // the sum and the tail's registers do not fit, and on Zen 3's ymm
+                    // (2026-11-28, the two builds in one process) opening 1420 and 2000 bytes
+                    // took 1.1–1.2× as long as this.
+                    acc = absorb_tail::<R>(hashed.h, hashed.m, acc, &ct, hashed.extra);
+                    tail_group::<R, S, _, _, NR, AFTER, false>(keys, &mut starts, tail, &hashed, acc, nregs, &mut fin);
+                }
+                if let Some((r, n)) = fin.partial_register() {
+                    fin.write_partial(tail.add(r * lanes).cast(), n, ct[r]);
+                }
                 if !with_lengths {
                     acc = hash_blocks::<R>(powers, acc, core::slice::from_ref(&lengths));
                 }
             } else {
-                let mut fin = MaskedSealTail { tail: MaskedTail { bytes: rest }, ct: [R::zero(); IN_FLIGHT] };
+                let mut fin = MaskedSealTail { tail: MaskedTail::<R>::new(rest), ct: [R::zero(); IN_FLIGHT] };
                 acc = if pending {
                     tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, tail, &last_group, acc, nregs, &mut fin)
                 } else {
                     tail_group::<R, S, _, _, NR, AFTER, false>(keys, &mut starts, tail, &last_group, acc, nregs, &mut fin)
                 };
+                if let Some((r, n)) = fin.tail.partial_register() {
+                    let p = tail.add(r * lanes).cast::<u8>();
+                    fin.ct[r] = fin.tail.write_partial(p, n, R::load_bytes(p, n));
+                }
                 acc = hash_tail::<R>(powers, acc, &fin.ct, rest, &lengths);
             }
-        } else {
-            // The ciphertext zero-padded to whole blocks, then the lengths block, hashed in one
-            // call (before decrypting, after encrypting).
-            let nblocks = rest.div_ceil(16);
-            let nregs = nblocks.div_ceil(lanes);
-            // Only the blocks this tail uses are zeroed (and wiped below): the group
-            // `tail_group` runs, and the lengths block after the data. Zeroing and wiping the
-            // whole buffer, sized for the widest group, was a sixth of a 16-byte message's time.
-            let used = (tail_regs(nregs) * lanes).max(nblocks + 1);
-            assert!(used <= TAIL_BLOCKS, "a tail is less than a group");
-            let mut space = MaybeUninit::<[Block; TAIL_BLOCKS]>::uninit();
-            let first = space.as_mut_ptr().cast::<Block>();
-            // SAFETY: `used` blocks fit in `space` (asserted), and each is written (zero)
-            // before the slice over them is made.
-            let buf = {
-                core::ptr::write_bytes(first, 0, used);
-                core::slice::from_raw_parts_mut(first, used)
-            };
-            buf.as_flattened_mut()[..rest].copy_from_slice(&data[done..]);
-            // (The kernel gets its pointer to `buf` where it is called: a pointer taken before
-            // a write through `buf` itself would no longer be valid for it.)
-            if decrypt {
-                buf[nblocks] = lengths;
-                acc = hash_blocks::<R>(powers, acc, &buf[..nblocks + 1]);
-                tail_group::<R, S, _, _, NR, AFTER, false>(keys, &mut starts, buf.as_mut_ptr(), &last_group, acc, nregs, &mut Whole);
-                data[done..].copy_from_slice(&buf.as_flattened()[..rest]);
-            } else {
-                acc = if pending {
-                    tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, buf.as_mut_ptr(), &last_group, acc, nregs, &mut Whole)
-                } else {
-                    tail_group::<R, S, _, _, NR, AFTER, false>(keys, &mut starts, buf.as_mut_ptr(), &last_group, acc, nregs, &mut Whole)
-                };
-                data[done..].copy_from_slice(&buf.as_flattened()[..rest]);
-                // The keystream past the message is not ciphertext: zero, as GHASH pads.
-                buf.as_flattened_mut()[rest..16 * nblocks].fill(0);
-                buf[nblocks] = lengths;
-                acc = hash_blocks::<R>(powers, acc, &buf[..nblocks + 1]);
-            }
-            crate::ct::wipe(buf.as_flattened_mut());
         }
         crate::ct::wipe(halves.as_flattened_mut());
         let mut tag = [0u8; 16];

@@ -4,7 +4,7 @@
 
 use core::arch::aarch64::*;
 
-use super::{Reg, isa, one_block_per_register};
+use super::{Reg, isa, one_block_per_register, read_partial_block, write_partial_block};
 use crate::Block;
 
 /// An aarch64 feature this CPU has and `AESLAB_CPU_MASK` does not hide.
@@ -73,4 +73,37 @@ impl Reg for uint8x16_t {
         unsafe { vdupq_n_u8(0) }
     }
     one_block_per_register!();
+    #[inline(always)]
+    unsafe fn load_bytes(src: *const u8, n: usize) -> Self {
+        unsafe {
+            if n >= 16 {
+                vld1q_u8(src)
+            } else {
+                let (low, high) = read_partial_block(src, n);
+                Self::broadcast_u128((u128::from(high) << 64) | u128::from(low))
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_bytes(self, dst: *mut u8, n: usize) {
+        unsafe {
+            if n >= 16 {
+                vst1q_u8(dst, self);
+            } else {
+                let halves = vreinterpretq_u64_u8(self);
+                write_partial_block(dst, (vgetq_lane_u64::<0>(halves), vgetq_lane_u64::<1>(halves)), n);
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn keep_bytes(self, n: usize) -> Self {
+        unsafe {
+            if n >= 16 {
+                self
+            } else {
+                const INDEX: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+                vandq_u8(self, vcltq_u8(vld1q_u8(INDEX.as_ptr()), vdupq_n_u8(n as u8)))
+            }
+        }
+    }
 }

@@ -186,23 +186,18 @@ pub trait Reg: Copy {
     unsafe fn unzip(lo: Self, hi: Self) -> (Self, Self);
     /// Inverse of [`Reg::unzip`].
     unsafe fn zip(a: Self, b: Self) -> (Self, Self);
-    /// Whether [`Reg::load_bytes`], [`Reg::store_bytes`] and [`Reg::keep_bytes`] exist: byte
-    /// masks (AVX-512BW on zmm). The others have no byte-granular masked move, and their
-    /// methods are unreachable.
+    /// Whether [`Reg::load_bytes`], [`Reg::store_bytes`] and [`Reg::keep_bytes`] are single
+    /// byte-masked instructions (AVX-512BW on zmm): cheap enough for a whole short message to
+    /// run in its registers (`ctr::insn::Plain`). Elsewhere (xmm, ymm, NEON) they are a few
+    /// moves of whole halves and of 8, 4, 2 and 1 bytes, chosen by the length.
     const BYTE_MASKS: bool = false;
     /// The first `n ≤ 16·LANES` bytes at `src`, zero after them, touching no memory beyond
     /// them (`src` may point past its object when `n` is 0).
-    unsafe fn load_bytes(_src: *const u8, _n: usize) -> Self {
-        unreachable!("no byte-masked loads on this register")
-    }
+    unsafe fn load_bytes(src: *const u8, n: usize) -> Self;
     /// Stores the first `n ≤ 16·LANES` bytes, touching no memory beyond them.
-    unsafe fn store_bytes(self, _dst: *mut u8, _n: usize) {
-        unreachable!("no byte-masked stores on this register")
-    }
+    unsafe fn store_bytes(self, dst: *mut u8, n: usize);
     /// The first `n ≤ 16·LANES` bytes, zero after them.
-    unsafe fn keep_bytes(self, _n: usize) -> Self {
-        unreachable!("no byte masks on this register")
-    }
+    unsafe fn keep_bytes(self, n: usize) -> Self;
 }
 
 /// The [`Reg`] methods that are trivial for a register of one block (xmm, ARM's q): "fewer
@@ -253,6 +248,79 @@ pub(crate) fn read_u128(x: &u128) -> u128 {
         (u128::from(second) << 64) | u128::from(first)
     } else {
         (u128::from(first) << 64) | u128::from(second)
+    }
+}
+
+/// The first `n < 16` bytes at `src` as a block's two little-endian halves, zero above them:
+/// a 16-byte register's byte-granular load where it has no byte mask (xmm, NEON), in at most
+/// one move each of 8, 4, 2 and 1 bytes. It reads no byte past them, and it branches on the
+/// length alone, which is public (a message's, never its contents).
+///
+/// # Safety
+/// `src` is valid for reads of `n` bytes.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+pub(crate) unsafe fn read_partial_block(src: *const u8, n: usize) -> (u64, u64) {
+    debug_assert!(n < 16);
+    unsafe {
+        let (mut halves, mut at) = ([0u64; 2], 0usize);
+        for half in &mut halves {
+            let m = n.saturating_sub(at).min(8);
+            if m == 8 {
+                *half = u64::from_le(src.add(at).cast::<u64>().read_unaligned());
+            } else {
+                let mut shift = 0;
+                if m & 4 != 0 {
+                    *half = u64::from(u32::from_le(src.add(at).cast::<u32>().read_unaligned()));
+                    shift = 4;
+                }
+                if m & 2 != 0 {
+                    *half |= u64::from(u16::from_le(src.add(at + shift).cast::<u16>().read_unaligned())) << (8 * shift);
+                    shift += 2;
+                }
+                if m & 1 != 0 {
+                    *half |= u64::from(src.add(at + shift).read()) << (8 * shift);
+                }
+            }
+            at += 8;
+        }
+        (halves[0], halves[1])
+    }
+}
+
+/// The inverse of [`read_partial_block`]: writes the first `n < 16` bytes of the block whose
+/// little-endian halves are `halves`, and no byte past them.
+///
+/// # Safety
+/// `dst` is valid for writes of `n` bytes.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[inline(always)]
+pub(crate) unsafe fn write_partial_block(dst: *mut u8, halves: (u64, u64), n: usize) {
+    debug_assert!(n < 16);
+    unsafe {
+        let mut at = 0usize;
+        for mut half in [halves.0, halves.1] {
+            let m = n.saturating_sub(at).min(8);
+            if m == 8 {
+                dst.add(at).cast::<u64>().write_unaligned(half.to_le());
+            } else {
+                let mut shift = 0;
+                if m & 4 != 0 {
+                    dst.add(at).cast::<u32>().write_unaligned((half as u32).to_le());
+                    half >>= 32;
+                    shift = 4;
+                }
+                if m & 2 != 0 {
+                    dst.add(at + shift).cast::<u16>().write_unaligned((half as u16).to_le());
+                    half >>= 16;
+                    shift += 2;
+                }
+                if m & 1 != 0 {
+                    dst.add(at + shift).write(half as u8);
+                }
+            }
+            at += 8;
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use core::arch::x86_64::*;
 
-use super::{Reg, isa, one_block_per_register};
+use super::{Reg, isa, one_block_per_register, read_partial_block, write_partial_block};
 use crate::Block;
 use crate::cpu::x86_has;
 
@@ -69,8 +69,8 @@ isa!(
 
 // SAFETY (every method of the three impls): the caller holds a token of an ISA with this
 // register (see `Reg`): SSSE3 at least for xmm (its kernels' ISAs all include it), AVX2 for
-// ymm, AVX-512F and BW for zmm. The masked loads and stores touch only the blocks their mask
-// selects.
+// ymm, AVX-512F and BW for zmm. The masked loads and stores touch only the blocks (zmm: the
+// bytes) their mask selects.
 
 impl Reg for __m128i {
     const LANES: usize = 1;
@@ -115,6 +115,40 @@ impl Reg for __m128i {
         unsafe { _mm_setzero_si128() }
     }
     one_block_per_register!();
+    #[inline(always)]
+    unsafe fn load_bytes(src: *const u8, n: usize) -> Self {
+        unsafe {
+            if n >= 16 {
+                _mm_loadu_si128(src.cast())
+            } else {
+                let (low, high) = read_partial_block(src, n);
+                _mm_set_epi64x(high as i64, low as i64)
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_bytes(self, dst: *mut u8, n: usize) {
+        unsafe {
+            if n >= 16 {
+                _mm_storeu_si128(dst.cast(), self);
+            } else {
+                let (low, high) = (_mm_cvtsi128_si64(self), _mm_cvtsi128_si64(_mm_unpackhi_epi64(self, self)));
+                write_partial_block(dst, (low as u64, high as u64), n);
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn keep_bytes(self, n: usize) -> Self {
+        unsafe {
+            if n >= 16 {
+                self
+            } else {
+                // Byte i is kept where n > i (n ≤ 15 and i ≤ 15: no signed overflow).
+                let index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+                _mm_and_si128(self, _mm_cmpgt_epi8(_mm_set1_epi8(n as i8), index))
+            }
+        }
+    }
 }
 
 impl Reg for __m256i {
@@ -174,6 +208,48 @@ impl Reg for __m256i {
     #[inline(always)]
     unsafe fn keep_first(self, n: usize) -> Self {
         unsafe { if n == 0 { _mm256_setzero_si256() } else { _mm256_zextsi128_si256(_mm256_castsi256_si128(self)) } }
+    }
+    #[inline(always)]
+    unsafe fn load_bytes(src: *const u8, n: usize) -> Self {
+        unsafe {
+            if n >= 32 {
+                _mm256_loadu_si256(src.cast())
+            } else if n >= 16 {
+                let high = <__m128i as Reg>::load_bytes(src.add(16), n - 16);
+                _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(_mm_loadu_si128(src.cast())), high)
+            } else {
+                _mm256_zextsi128_si256(<__m128i as Reg>::load_bytes(src, n))
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn store_bytes(self, dst: *mut u8, n: usize) {
+        unsafe {
+            let low = _mm256_castsi256_si128(self);
+            if n >= 32 {
+                _mm256_storeu_si256(dst.cast(), self);
+            } else if n >= 16 {
+                _mm_storeu_si128(dst.cast(), low);
+                _mm256_extracti128_si256::<1>(self).store_bytes(dst.add(16), n - 16);
+            } else {
+                low.store_bytes(dst, n);
+            }
+        }
+    }
+    #[inline(always)]
+    unsafe fn keep_bytes(self, n: usize) -> Self {
+        unsafe {
+            if n >= 32 {
+                self
+            } else {
+                // Byte i is kept where n > i (both below 32: no signed overflow).
+                let index = _mm256_setr_epi8(
+                    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+                    30, 31,
+                );
+                _mm256_and_si256(self, _mm256_cmpgt_epi8(_mm256_set1_epi8(n as i8), index))
+            }
+        }
     }
     // (a0, b0), (a1, b1) → (a0, a1) and (b0, b1): 128-bit lane permutes.
     #[inline(always)]
@@ -275,6 +351,68 @@ impl Reg for __m512i {
             let low = _mm512_shuffle_i64x2::<0b01_00_01_00>(a, b);
             let high = _mm512_shuffle_i64x2::<0b11_10_11_10>(a, b);
             (_mm512_shuffle_i64x2::<0b11_01_10_00>(low, low), _mm512_shuffle_i64x2::<0b11_01_10_00>(high, high))
+        }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use std::vec::Vec;
+
+    /// `R`'s byte moves touch exactly the bytes asked for, at every length: a load sees the
+    /// first `n` bytes and zeros after them, read from a buffer of exactly `n` bytes (Miri and
+    /// AddressSanitizer flag a read past it); `keep_bytes` zeros the rest; a store changes the
+    /// first `n` bytes of its buffer and none after them.
+    ///
+    /// # Safety
+    /// The CPU has `R`'s ISA.
+    unsafe fn byte_moves_touch_only_their_bytes<R: Reg>() {
+        let width = 16 * R::LANES;
+        let pattern: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(29).wrapping_add(3)).collect();
+        let whole = unsafe { R::load(pattern.as_ptr().cast()) };
+        let bytes_of = |r: R| {
+            let mut out = [[0xeeu8; 16]; 4];
+            unsafe { r.store(out.as_mut_ptr()) };
+            out.as_flattened()[..width].to_vec()
+        };
+        for n in 0..=width {
+            let expect: Vec<u8> = (0..width).map(|i| if i < n { pattern[i] } else { 0 }).collect();
+            let src = pattern[..n].to_vec();
+            assert_eq!(bytes_of(unsafe { R::load_bytes(src.as_ptr(), n) }), expect, "load_bytes, {n} of {width}");
+            assert_eq!(bytes_of(unsafe { whole.keep_bytes(n) }), expect, "keep_bytes, {n} of {width}");
+            let mut dst = std::vec![0x5au8; width + 16];
+            unsafe { whole.store_bytes(dst.as_mut_ptr(), n) };
+            assert_eq!(&dst[..n], &pattern[..n], "store_bytes, {n} of {width}");
+            assert!(dst[n..].iter().all(|&b| b == 0x5a), "store_bytes past {n} of {width}");
+        }
+    }
+
+    #[test]
+    fn xmm_byte_moves_touch_only_their_bytes() {
+        if crate::cpu::x86_has!("ssse3") {
+            // SAFETY: the CPU has SSSE3, all that xmm's methods use.
+            unsafe { byte_moves_touch_only_their_bytes::<__m128i>() }
+        }
+    }
+
+    #[test]
+    fn ymm_byte_moves_touch_only_their_bytes() {
+        if crate::cpu::x86_has!("avx2") {
+            // SAFETY: the CPU has AVX2, all that ymm's methods use.
+            unsafe { byte_moves_touch_only_their_bytes::<__m256i>() }
+        } else {
+            std::eprintln!("skipped: needs avx2");
+        }
+    }
+
+    #[test]
+    fn zmm_byte_moves_touch_only_their_bytes() {
+        if crate::cpu::x86_has!("avx512f", "avx512bw") {
+            // SAFETY: the CPU has AVX-512F and BW, all that zmm's methods use.
+            unsafe { byte_moves_touch_only_their_bytes::<__m512i>() }
+        } else {
+            std::eprintln!("skipped: needs avx512f and avx512bw");
         }
     }
 }
