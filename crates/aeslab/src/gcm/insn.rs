@@ -404,8 +404,9 @@ impl<R: AesRound> Finish<R> for Whole {
 /// and ymm, a few branches on the length and moves of 8, 4, 2 and 1 bytes) in every
 /// register's last round, the compiler no longer unrolled the eight registers' last rounds
 /// but looped over them with the states on the stack. On Zen 3's ymm (2026-11-28, the two
-/// builds in one process, interleaved), opening 1420 bytes took 0.88× the time of the buffer
-/// it replaced that way; see `message` for the figures after this change.
+/// builds in one process, interleaved), opening 1420 bytes took 1.14× the time of the buffer
+/// it replaced that way, and sealing 1.07×; the README's Zen 3 section of 2026-11-28 has the
+/// figures after this change.
 struct MaskedTail<R> {
     bytes: usize,
     /// The keystream of the register the message ends in, if it ends inside one.
@@ -901,9 +902,10 @@ where
                     acc = tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, tail, &hashed, acc, nregs, &mut fin);
                 } else {
                     // With 16 registers (xmm, ymm), before the rounds: between them, the states,
-                    // the sum and the tail's registers do not fit, and on Zen 3's ymm
-                    // (2026-11-28, the two builds in one process) opening 1420 and 2000 bytes
-                    // took 1.1–1.2× as long as this.
+                    // the sum and the tail's registers do not fit and spill. On Zen 3's ymm
+                    // (2026-11-28, each against the buffer it replaced, in one process),
+                    // opening 1420 and 2000 bytes read 1.02 and 0.98 that way (one run), and
+                    // 1.01–1.20 and 1.03–1.20 this way (four runs).
                     acc = absorb_tail::<R>(hashed.h, hashed.m, acc, &ct, hashed.extra);
                     tail_group::<R, S, _, _, NR, AFTER, false>(keys, &mut starts, tail, &hashed, acc, nregs, &mut fin);
                 }
