@@ -994,7 +994,7 @@ where
     let isa = S::detect()?;
     let (after, table) = match message.face {
         None => (0, &ROUND0_TABLE[..]),
-        Some((after, t)) => (after.min(2), t),
+        Some((after, t)) => (after, t),
     };
     macro_rules! enter {
         ($nr:literal, $after:literal) => {
