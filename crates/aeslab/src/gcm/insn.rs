@@ -29,11 +29,12 @@
 //! stored whole, and the one it ends in is read and written through byte moves (`MaskedTail`,
 //! `MaskedSealTail`): AVX-512BW byte masks on zmm, moves of 8, 4, 2 and 1 bytes chosen by the
 //! length elsewhere (`Reg::load_bytes`). No byte past the message is read or written, and no
-//! buffer of ours holds the keystream past it. The tail's ciphertext is hashed from the registers
-//! with the lengths block in the lane after it (`TailInRegisters`): sealing's after the tail's
-//! rounds (`hash_tail`); opening's, loaded through the same moves, between them on zmm, as a
-//! loop group hashes its own (`Hashed`), and before them with 16 registers. Karatsuba's halves
-//! of the powers (made per message) and the accumulator's bytes are wiped at the end.
+//! buffer of ours holds the keystream past it. The tail's ciphertext is hashed from the
+//! registers with the lengths block in the lane after it (`TailInRegisters`): sealing's after
+//! the tail's rounds (`hash_tail`); opening's, loaded through the same moves, between them on
+//! zmm, as a loop group hashes its own (`Hashed`), and before them with 16 registers.
+//! Karatsuba's halves of the powers (made per message) and the accumulator's bytes are wiped
+//! at the end.
 //!
 //! Constant time: AES instructions and carry-less multiplies run in constant time. Every branch
 //! and address depends on lengths and on the counter (from the nonce, which is public), never
@@ -391,14 +392,14 @@ impl<R: AesRound> Finish<R> for Whole {
 }
 
 /// The message's tail in place, through the registers' byte moves ([`Reg::load_bytes`] and
-/// [`Reg::store_bytes`]): `bytes` from the group's start. Registers the message fills are loaded and stored whole, as the
-/// loop's are; the register the message ends in keeps its keystream (its last round without
-/// the data) for [`MaskedTail::write_partial`], after the group, which reads and writes its
-/// share of the message alone. Registers wholly past the message read and write nothing. The
-/// tail group is rounded up to a power of two ([`tail_regs`]) to keep the number of bodies
-/// down (each carries the GHASH), so which register is partial, or past the message, is known
-/// only at run time; opening keeps nothing, as its results are plaintext not yet
-/// authenticated.
+/// [`Reg::store_bytes`]): `bytes` from the group's start. Registers the message fills are
+/// loaded and stored whole, as the loop's are; the register the message ends in keeps its
+/// keystream (its last round without the data) for [`MaskedTail::write_partial`], after the
+/// group, which reads and writes its share of the message alone. Registers wholly past the
+/// message read and write nothing. The tail group is rounded up to a power of two
+/// ([`tail_regs`]) to keep the number of bodies down (each carries the GHASH), so which
+/// register is partial, or past the message, is known only at run time. Opening's keeps
+/// nothing, as its results are plaintext not yet authenticated.
 ///
 /// Why the partial register after the group rather than in it: with its byte moves (on xmm
 /// and ymm, a few branches on the length and moves of 8, 4, 2 and 1 bytes) in every
