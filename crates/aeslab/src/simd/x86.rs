@@ -70,7 +70,8 @@ isa!(
 // SAFETY (every method of the three impls): the caller holds a token of an ISA with this
 // register (see `Reg`): SSSE3 at least for xmm (its kernels' ISAs all include it), AVX2 for
 // ymm, AVX-512F and BW for zmm. The masked loads and stores touch only the blocks (zmm: the
-// bytes) their mask selects.
+// bytes) their mask selects, and the byte moves of xmm and ymm only the bytes asked for
+// (`read_partial_block`, `write_partial_block`).
 
 impl Reg for __m128i {
     const LANES: usize = 1;
