@@ -198,6 +198,15 @@ pub trait Reg: Copy {
     unsafe fn store_bytes(self, dst: *mut u8, n: usize);
     /// The first `n ≤ 16·LANES` bytes, zero after them.
     unsafe fn keep_bytes(self, n: usize) -> Self;
+    /// `self`, computed here: an empty `asm!` that takes the register and, having side
+    /// effects, stays where it is written, so the instructions that make the value are not
+    /// moved past it. For a value the code needs only at its end but whose chain is long and
+    /// independent of everything before (GCM's E_K(J0)). The one-block registers (xmm, NEON)
+    /// have it; elsewhere, and under Miri (which runs no inline assembly), it is `self`.
+    #[inline(always)]
+    unsafe fn computed_here(self) -> Self {
+        self
+    }
 }
 
 /// The [`Reg`] methods that are trivial for a register of one block (xmm, ARM's q): "fewer
