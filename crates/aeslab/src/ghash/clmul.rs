@@ -214,6 +214,18 @@ pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V::Lane, chun
     }
 }
 
+/// The accumulator `a` after one block `b` (block byte order); `h1` is H^1. In registers: the
+/// general [`update_blocks`] takes the accumulator through memory, whose store a short message
+/// waits on. For AES-GCM's lengths block.
+#[inline(always)]
+pub(crate) unsafe fn absorb_block<V: ClmulReg>(h1: &Block, a: V::Lane, b: &Block) -> V::Lane {
+    unsafe {
+        let mut s = Sum { lo: V::Lane::zero(), mid: V::Lane::zero(), hi: V::Lane::zero() };
+        mul_add(&mut s, V::Lane::load(b).byte_reverse().xor(a), V::Lane::load(h1));
+        reduce(s)
+    }
+}
+
 /// The accumulator `a` after a tail of `m` blocks (at most a group) held in registers
 /// `regs`, as loaded (block byte order, the lanes past the `m`-th block zero), with `extra`
 /// XORed into register `extra_at` (AES-GCM's lengths block in the lane after the data; `GROUP`
