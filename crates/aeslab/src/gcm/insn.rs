@@ -842,10 +842,10 @@ where
         // Pinned here, before the AD and the data: left alone, the compiler moved E_K(J0)'s ten
         // dependent rounds to the end, next to their one use, after the last GHASH reduction,
         // where a short message waited for them (and it kept the round keys, loaded here, in
-        // stack slots until then). On Zen 3's ymm (2026-11-28, the two builds in one
-        // program, medians of 41 interleaved rounds) AES-128 sealing 16 to 128 bytes went
-        // 1.07–1.11× faster and opening 1.04–1.11×, 256 bytes 1.04× and 1.14×; AES-256
-        // 1.09–1.11× sealing 16 to 256 bytes. The loop of whole groups is the same code.
+        // stack slots until then). On Zen 3's ymm (2026-11-28, the two builds in one program,
+        // medians of 41 interleaved rounds) AES-128 sealing 16 to 128 bytes went 1.07–1.11×
+        // faster and opening 1.04–1.11×, 256 bytes 1.04–1.07× and 1.12–1.14×; AES-256 sealing
+        // 16 to 256 bytes 1.09–1.11×. The loop of whole groups is the same code.
         let ek_j0 = encrypt_j0::<R::Lane, NR>(keys, j0).computed_here();
 
         // The AD, its last block zero-padded. One block at a time (a short AD: TLS's 13 bytes,
