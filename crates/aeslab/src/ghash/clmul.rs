@@ -216,7 +216,7 @@ pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V::Lane, chun
 
 /// The accumulator `a` after one block `b` (block byte order); `h1` is H^1. In registers: the
 /// general [`update_blocks`] takes the accumulator through memory, whose store a short message
-/// waits on. For AES-GCM's lengths block.
+/// waits on. For AES-GCM's lengths block and an AD of one block or less.
 #[inline(always)]
 pub(crate) unsafe fn absorb_block<V: ClmulReg>(h1: &Block, a: V::Lane, b: &Block) -> V::Lane {
     unsafe {
