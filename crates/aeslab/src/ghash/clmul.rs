@@ -214,16 +214,33 @@ pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V::Lane, chun
     }
 }
 
-/// The accumulator `a` after one block `b` (block byte order); `h1` is H^1. In registers: the
-/// general [`update_blocks`] takes the accumulator through memory, whose store a short message
-/// waits on. For AES-GCM's lengths block and an AD of one block or less.
+/// The accumulator `a` after the blocks `blocks` (block byte order), one block per 128-bit
+/// register, against the powers that line up with them, H^m … H^1 at `h` (m = `blocks.len()`),
+/// by the schoolbook: its four multiplies start at once, while Karatsuba's middle one waits for
+/// the XOR of the halves, and short messages wait for this chain. In registers: the accumulator
+/// does not go through memory, whose store a short message would wait on. The short tails of
+/// [`update_blocks`] (every tail on ymm and xmm), and [`absorb_block`].
 #[inline(always)]
-pub(crate) unsafe fn absorb_block<V: ClmulReg>(h1: &Block, a: V::Lane, b: &Block) -> V::Lane {
+unsafe fn absorb_blocks_by_lane<V: ClmulReg>(h: *const Block, a: V::Lane, blocks: &[Block]) -> V::Lane {
     unsafe {
         let mut s = Sum { lo: V::Lane::zero(), mid: V::Lane::zero(), hi: V::Lane::zero() };
-        mul_add(&mut s, V::Lane::load(b).byte_reverse().xor(a), V::Lane::load(h1));
+        for (k, b) in blocks.iter().enumerate() {
+            let mut x = V::Lane::load(b).byte_reverse();
+            if k == 0 {
+                x = x.xor(a);
+            }
+            mul_add(&mut s, x, V::Lane::load(h.add(k)));
+        }
         reduce(s)
     }
+}
+
+/// The accumulator `a` after one block `b` (block byte order); `h1` is H^1. For AES-GCM's
+/// lengths block and an AD of one block or less, which the general [`update_blocks`] would
+/// take through memory.
+#[inline(always)]
+pub(crate) unsafe fn absorb_block<V: ClmulReg>(h1: &Block, a: V::Lane, b: &Block) -> V::Lane {
+    unsafe { absorb_blocks_by_lane::<V>(h1, a, core::slice::from_ref(b)) }
 }
 
 /// The accumulator `a` after a tail of `m` blocks (at most a group) held in registers
@@ -307,18 +324,8 @@ pub(crate) unsafe fn update_blocks<V: ClmulReg>(powers: &[Block], acc: &mut Bloc
             }
             a = absorb_tail::<V>(h, m, a, &regs, (GROUP, V::zero()));
         } else if m > 0 {
-            // Short tails, and every tail on ymm and xmm: one block per 128-bit register, by the
-            // schoolbook (its four multiplies start at once; Karatsuba's middle one waits for
-            // the XOR of the halves, and short messages wait for this chain).
-            let mut s = Sum { lo: V::Lane::zero(), mid: V::Lane::zero(), hi: V::Lane::zero() };
-            for (k, b) in tail.iter().enumerate() {
-                let mut x = V::Lane::load(b).byte_reverse();
-                if k == 0 {
-                    x = x.xor(a);
-                }
-                mul_add(&mut s, x, V::Lane::load(h.add(k)));
-            }
-            a = reduce(s);
+            // Short tails, and every tail on ymm and xmm: one block per 128-bit register.
+            a = absorb_blocks_by_lane::<V>(h, a, tail);
         }
         a.store(acc);
     }
