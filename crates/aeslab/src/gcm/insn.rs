@@ -43,7 +43,6 @@
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
 use core::marker::PhantomData;
-use core::mem::MaybeUninit;
 
 use super::lengths_block;
 use crate::Block;
@@ -53,9 +52,9 @@ use crate::aes::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::ctr::{Counter, TABLE_OVERHANG};
 use crate::ctr::insn::segment_constant;
 use crate::ghash::POWERS;
-use crate::ghash::clmul::{GROUP, HALVES, Sum, absorb_block, absorb_group, absorb_tail, absorb_tail_register, group_register, karatsuba_halves, update_blocks};
+use crate::ghash::clmul::{GROUP, HALVES_SPACE, Sum, absorb_block, absorb_group, absorb_tail, absorb_tail_register, group_register, karatsuba_halves, update_blocks};
 use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl};
-use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, read_u128};
+use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, RegisterSpace, read_u128};
 
 // An AES group and a GHASH group are the same registers: one hashed per AES group.
 const _: () = assert!(GROUP == IN_FLIGHT);
@@ -315,8 +314,9 @@ struct WideKeys<R, const NR: usize> {
     register: PhantomData<R>,
 }
 
-/// Blocks of stack space for [`WideKeys`]: every round key of the widest register.
-const WIDE_KEY_BLOCKS: usize = (MAX_ROUNDS + 1) * MAX_LANES;
+/// Blocks of stack space for [`WideKeys`]: every round key of the widest register, from the
+/// space's first 64-byte boundary ([`RegisterSpace`]).
+const WIDE_KEY_SPACE: usize = (MAX_ROUNDS + 1) * MAX_LANES + MAX_LANES;
 
 impl<R: Reg, const NR: usize> WideKeys<R, NR> {
     /// Blocks written: `NR + 1` keys of `R::LANES` blocks.
@@ -325,9 +325,9 @@ impl<R: Reg, const NR: usize> WideKeys<R, NR> {
     /// # Safety
     /// The ISA of `R` may run.
     #[inline(always)]
-    unsafe fn write(keys: &RoundKeys, space: &mut MaybeUninit<[Block; WIDE_KEY_BLOCKS]>) -> Self {
-        const { assert!(Self::BLOCKS <= WIDE_KEY_BLOCKS) };
-        let first = space.as_mut_ptr().cast::<Block>();
+    unsafe fn write(keys: &RoundKeys, space: &mut RegisterSpace<WIDE_KEY_SPACE>) -> Self {
+        const { assert!(Self::BLOCKS <= RegisterSpace::<WIDE_KEY_SPACE>::BLOCKS) };
+        let first = space.first();
         // SAFETY: the `BLOCKS` blocks stored are inside `space` (asserted above); the blocks
         // read (`round_key`) and wiped (`wipe`) are these.
         unsafe {
@@ -816,7 +816,7 @@ where
         }
         // The other groups, on zmm from a copy of the keys once there are enough of them.
         if R::LANES >= 4 && full >= wide_keys_from_groups(NR) {
-            let mut space = MaybeUninit::<[Block; WIDE_KEY_BLOCKS]>::uninit();
+            let mut space = RegisterSpace::<WIDE_KEY_SPACE>::uninit();
             let wide = WideKeys::<R, NR>::write(keys, &mut space);
             acc = later_groups::<R, S, _, P, NR, AFTER>(&wide, starts, p, full, gkey, acc, decrypt);
             wide.wipe();
@@ -852,7 +852,7 @@ where
         // seal of 16 to 128 bytes went 1.01–1.06× faster; at 256 bytes, a whole group, which
         // makes its halves as before, 1.00× with AES-128 and 0.98× with AES-256.
         let h = powers.as_ptr().add(POWERS - g);
-        let mut halves_space = MaybeUninit::<[Block; HALVES]>::uninit();
+        let mut halves_space = RegisterSpace::<HALVES_SPACE>::uninit();
         let halves: &mut [Block] = if full > 0 { karatsuba_halves::<R>(h, &mut halves_space) } else { &mut [] };
         // (Dangling when empty: then nothing reads it, as nothing hashes a whole group.)
         let gkey = GroupKey { h, halves: halves.as_ptr() };

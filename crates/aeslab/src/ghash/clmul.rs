@@ -19,11 +19,9 @@
 
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
-use core::mem::MaybeUninit;
-
 use super::{Available, GhashKey, POWERS};
 use crate::Block;
-use crate::simd::{BlockIsa, MAX_LANES, Reg, load_blocks};
+use crate::simd::{BlockIsa, MAX_LANES, Reg, RegisterSpace, load_blocks};
 
 /// Registers per group.
 pub(crate) const GROUP: usize = 8;
@@ -77,14 +75,18 @@ pub(crate) struct Sum<V> {
 /// for the widest registers; a narrower width uses the first `GROUP / 2 × LANES` blocks.
 pub(crate) const HALVES: usize = POWERS / 2;
 
+/// Stack space for [`HALVES`] blocks from its first 64-byte boundary ([`RegisterSpace`]).
+pub(crate) const HALVES_SPACE: usize = HALVES + MAX_LANES;
+
 /// The halves of the powers H^(GROUP × LANES) … H^1 at `h` (see [`HALVES`]), made in
 /// registers (a few shuffles and XORs, cheap beside a message of more than a group) and stored
-/// in the first `GROUP / 2 × LANES` blocks of `space`, which are returned; the rest of `space`
-/// is not touched, so a narrower width neither zeroes nor wipes what it does not use.
+/// in the first `GROUP / 2 × LANES` blocks of `space` (from its 64-byte boundary), which are
+/// returned; the rest of `space` is not touched, so a narrower width neither zeroes nor wipes
+/// what it does not use.
 #[inline(always)]
-pub(crate) unsafe fn karatsuba_halves<V: ClmulReg>(h: *const Block, space: &mut MaybeUninit<[Block; HALVES]>) -> &mut [Block] {
-    const { assert!(GROUP / 2 * V::LANES <= HALVES) };
-    let first = space.as_mut_ptr().cast::<Block>();
+pub(crate) unsafe fn karatsuba_halves<V: ClmulReg>(h: *const Block, space: &mut RegisterSpace<HALVES_SPACE>) -> &mut [Block] {
+    const { assert!(GROUP / 2 * V::LANES <= RegisterSpace::<HALVES_SPACE>::BLOCKS) };
+    let first = space.first();
     // SAFETY: the caller's ISA; the `GROUP / 2 × LANES` blocks stored are inside `space`
     // (asserted above), and each is written before the slice over them is made.
     unsafe {

@@ -186,10 +186,15 @@ pub(crate) const POWERS: usize = 32;
 
 /// A GHASH key: H and, for the carry-less implementations, H^32 … H^1 (each times x^-1)
 /// ready to load, with the token that runs them. Immutable once made; wiped on drop.
+///
+/// The powers come first and the key is aligned to 64 bytes, so a zmm register of them (a
+/// stitched AES-GCM loop loads eight every group) never spans two cache lines, wherever the
+/// caller keeps the key (see [`crate::simd::RegisterSpace`] for the same on the stack).
 #[derive(Clone)]
+#[repr(C, align(64))]
 pub(crate) struct GhashKey {
-    h: u128,
     powers: [Block; POWERS],
+    h: u128,
     imp: GhashImpl,
     clmul: Option<Carryless>,
     /// A stitched GCM loop multiplies its groups by the schoolbook rather than by Karatsuba:

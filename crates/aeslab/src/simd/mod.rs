@@ -30,6 +30,35 @@ use crate::Block;
 /// The most blocks a [`Reg`] holds (zmm: 4).
 pub(crate) const MAX_LANES: usize = 4;
 
+/// Stack space for `N − MAX_LANES` blocks that a kernel fills with whole registers and loads
+/// back in its loop (AES-GCM's wide round keys and Karatsuba's halves), used from its first
+/// 64-byte boundary ([`RegisterSpace::first`]), so that no load of a zmm register from it
+/// spans two cache lines. Unaligned, the space sat wherever the caller's stack depth put it
+/// (the ABI gives 16 bytes), and on Zen 5 the zmm AES-GCM loop ran 2–5% slower or faster from
+/// one build or caller to another with the same code (2026-11-29). Why not a type aligned to
+/// 64: the kernel entry then realigns its stack frame for every message, and a 16-byte seal
+/// and open took 5–8% longer there.
+pub(crate) struct RegisterSpace<const N: usize>(core::mem::MaybeUninit<[Block; N]>);
+
+impl<const N: usize> RegisterSpace<N> {
+    /// Blocks usable from [`RegisterSpace::first`].
+    pub(crate) const BLOCKS: usize = N - MAX_LANES;
+
+    #[inline(always)]
+    pub(crate) fn uninit() -> Self {
+        RegisterSpace(core::mem::MaybeUninit::uninit())
+    }
+
+    /// The first block at a 64-byte boundary: `BLOCKS` blocks from it lie inside the space (a
+    /// boundary is at most 63 bytes in). The address is the stack's, not secret.
+    #[inline(always)]
+    pub(crate) fn first(&mut self) -> *mut Block {
+        let start = self.0.as_mut_ptr().cast::<u8>();
+        let skip = start.addr().wrapping_neg() % (16 * MAX_LANES);
+        start.wrapping_add(skip).cast()
+    }
+}
+
 /// A set of CPU features, as a token: a value exists only where the CPU has them.
 pub trait Isa: Copy + Send + Sync + 'static {
     /// The features, as `#[target_feature]` spells them (also what error messages name).
