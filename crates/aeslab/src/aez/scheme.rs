@@ -149,76 +149,59 @@ pub(crate) fn encipher_split(t: &Tweakable, delta: u128, head: &mut [u8], tail: 
 /// AEZ-tiny: a Feistel network on the two halves of a message of 1–31 bytes (halves of an
 /// odd length meet in the middle of a byte), 24/16/10/8 rounds by length. Messages under 16
 /// bytes get one more E^{0,3} call that fixes the top bit.
+///
+/// Each half is `4n` bits, held at the top of a 128-bit integer (the spec's strings read
+/// big-endian), so the nibble-aligned middle of an odd length, the 10* padding and the
+/// rejoining are shifts and masks by the public length, with no byte loop or closure: a
+/// 1-byte AEZ message (17 bytes with the tag) took about 270 ns on Zen 5 with a closure per
+/// round, which the compiler did not inline, and byte copies of run-time length (2026-11-29).
 fn tiny(t: &Tweakable, delta: u128, data: &mut [u8], decrypt: bool) {
     let n = data.len();
+    debug_assert!((1..32).contains(&n));
     let (rounds, i): (u32, u64) = match n {
         1 => (24, 7),
         2 => (16, 7),
         3..=15 => (10, 7),
         _ => (8, 6),
     };
-    let (half, hl) = (n / 2, n.div_ceil(2));
-    let (mut l, mut r) = ([0u8; 16], [0u8; 16]);
-    l[..hl].copy_from_slice(&data[..hl]);
-    r[..hl].copy_from_slice(&data[half..half + hl]);
-    // With an odd length the right half starts mid-byte: shift it up a nibble, and pad the
-    // halves with 1000 after their last nibble instead of 10000000 after their last byte.
-    let (pad_bits, keep) = if n % 2 == 1 {
-        for k in 0..half {
-            r[k] = (r[k] << 4) | (r[k + 1] >> 4);
-        }
-        r[half] <<= 4;
-        (0x08u8, 0xf0u8)
-    } else {
-        (0x80, 0x00)
-    };
-    let msb_fix = |bytes: &[u8]| -> u8 {
-        let mut b = [0u8; 16];
-        b[..bytes.len()].copy_from_slice(bytes);
-        b[0] |= 0x80;
-        to_block(t.e(0, 3, to_u128(&b) ^ delta))[0] & 0x80
-    };
-    let (mut j, step): (i64, i64) = if decrypt {
-        if n < 16 {
-            l[0] ^= msb_fix(data);
-        }
-        (i64::from(rounds) - 1, -1)
-    } else {
-        (0, 1)
-    };
-    // One Feistel round: `dst ^= E^{0,i}(src-half ‖ pad ⊕ Δ ⊕ [round]_8)`.
-    let round = |src: &[u8; 16], dst: &mut [u8; 16], counter: i64| {
-        let mut b = [0u8; 16];
-        b[..hl].copy_from_slice(&src[..hl]);
-        b[half] = (b[half] & keep) | pad_bits;
-        let mut x = to_u128(&b) ^ delta;
-        x ^= (counter as u8) as u128;
-        let y = to_block(t.e(0, i, x));
-        for (d, v) in dst.iter_mut().zip(y) {
-            *d ^= v;
-        }
-    };
+    let bits = 4 * n as u32; // 4 ..= 124: a half's length
+    let keep = !(u128::MAX >> bits); // a half's bits, at the top
+    let pad = 1u128 << (127 - bits); // the 1 of the 10* after a half
+    let top = 1u128 << 127;
+
+    // The message as two big-endian blocks, zero past its end: L is its first `bits` bits,
+    // R the next `bits`.
+    let mut bytes = [0u8; 32];
+    bytes[..n].copy_from_slice(data);
+    let (hi, lo) = (load(&bytes[..16]), load(&bytes[16..]));
+    let mut l = hi & keep;
+    let mut r = ((hi << bits) | (lo >> (128 - bits))) & keep;
+
+    // Under 16 bytes, the top bit is fixed by E^{0,3} of the whole string with that bit set:
+    // before the rounds when deciphering, after them when enciphering.
+    if decrypt && n < 16 {
+        l ^= t.e(0, 3, (hi | top) ^ delta) & top;
+    }
+    // Round k: `dst ^= E^{0,i}(src ‖ 10* ⊕ Δ ⊕ [k]_128)`, its counter k = 0, 1, … when
+    // enciphering and counting down when deciphering.
+    let (mut k, step): (u32, u32) = if decrypt { (rounds - 1, u32::MAX) } else { (0, 1) };
     for _ in 0..rounds / 2 {
-        round(&r, &mut l, j);
-        round(&l, &mut r, j + step);
-        j += 2 * step;
+        l ^= t.e(0, i, ((r & keep) | pad) ^ delta ^ u128::from(k as u8));
+        k = k.wrapping_add(step);
+        r ^= t.e(0, i, ((l & keep) | pad) ^ delta ^ u128::from(k as u8));
+        k = k.wrapping_add(step);
     }
-    let mut out = [0u8; 32];
-    out[..half].copy_from_slice(&r[..half]);
-    out[half..half + hl].copy_from_slice(&l[..hl]);
-    if n % 2 == 1 {
-        for k in (half + 1..n).rev() {
-            out[k] = (out[k] >> 4) | (out[k - 1] << 4);
-        }
-        out[half] = (l[0] >> 4) | (r[half] & 0xf0);
+    // The output is R ‖ L.
+    let (r, l) = (r & keep, l & keep);
+    let mut out_hi = r | (l >> bits);
+    let out_lo = l << (128 - bits);
+    if !decrypt && n < 16 {
+        out_hi ^= t.e(0, 3, (out_hi | top) ^ delta) & top;
     }
-    data.copy_from_slice(&out[..n]);
-    if n < 16 && !decrypt {
-        data[0] ^= msb_fix(data);
-    }
-    for scratch in [&mut l[..], &mut r[..], &mut out[..]] {
-        crate::ct::wipe(scratch);
-    }
+    store(&mut bytes[..16], out_hi);
+    store(&mut bytes[16..], out_lo);
+    data.copy_from_slice(&bytes[..n]);
+    crate::ct::wipe(&mut bytes);
 }
 
 /// AEZ-core for messages of 32 bytes and more: pairs (M_i, M'_i) in `body` (a multiple of 32
