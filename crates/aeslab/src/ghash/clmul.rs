@@ -463,7 +463,7 @@ impl GhashKey {
             powers: unsafe { powers_in_kernel::<V>(h1) },
             imp: imp.imp,
             clmul: imp.clmul,
-            stitched_schoolbook: super::stitched_schoolbook(imp.imp),
+            stitched_schoolbook: imp.stitched_schoolbook,
         }
     }
 }

@@ -91,7 +91,7 @@ impl GhashImpl {
             GhashImpl::Portable => None,
             _ => Some(carryless(self)?),
         };
-        Some(Available { imp: self, clmul })
+        Some(Available { imp: self, clmul, stitched_schoolbook: stitched_schoolbook(self) })
     }
 
     /// The fastest this CPU has. Found once (every AES-GCM key asks): its index in
@@ -119,6 +119,11 @@ impl GhashImpl {
 pub(crate) struct Available {
     imp: GhashImpl,
     clmul: Option<Carryless>,
+    /// [`GhashKey::stitched_schoolbook`], looked up here, before any kernel: AES-GCM's key
+    /// set-up kernel called the look-up (not inlined) between the AES schedule and the powers,
+    /// which cleared the upper halves of the registers (VZEROUPPER) and put the round keys and H
+    /// through the stack around the call.
+    stitched_schoolbook: bool,
 }
 
 impl Available {
@@ -238,7 +243,7 @@ impl GhashKey {
             powers: powers(imp.clmul, times_inverse_x(h)),
             imp: imp.imp,
             clmul: imp.clmul,
-            stitched_schoolbook: stitched_schoolbook(imp.imp),
+            stitched_schoolbook: imp.stitched_schoolbook,
         }
     }
 
