@@ -25,10 +25,10 @@ pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 ///
 /// An empty slice is left alone: its pointer may be dangling (0x1 for `&mut []` of bytes), and
 /// glibc's AVX-512 `memset` stores to it under an all-zero mask, which the CPU must check
-/// against the unmapped page. On Zen 5 that assist cost about 450 cycles a call: a 16-byte
+/// against the unmapped page. On Zen 5 that assist cost about 570 cycles a call: a 16-byte
 /// AES-GCM seal, which wipes the (empty) halves of a message with no whole group, took 700
-/// cycles instead of about 250 (2026-11-29). The length is public, so the branch reveals
-/// nothing.
+/// cycles instead of 132 (`bench gcm --quick`, 2026-11-29). The length is public, so the
+/// branch reveals nothing.
 #[inline(always)]
 pub(crate) fn wipe<T: zeroize::DefaultIsZeroes>(data: &mut [T]) {
     if data.is_empty() {
