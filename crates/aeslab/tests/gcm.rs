@@ -260,6 +260,38 @@ fn short_messages_match_openssl_at_every_length() {
     }
 }
 
+/// Messages that end just before a 4 KiB boundary (their tails on zmm then run in a copy on the
+/// stack, as the masks of the tail's registers would reach the next page; `gcm/insn.rs`,
+/// `message`) and one byte further on, sealed and opened in place on each stitched pair,
+/// against OpenSSL.
+#[test]
+fn messages_ending_at_a_page_boundary_match_openssl() {
+    let mut rng = StdRng::seed_from_u64(17);
+    let mut memory = vec![0u8; 3 * 4096];
+    let boundary = 4096 * 2 - memory.as_ptr().addr() % 4096;
+    for key_len in [16, 32] {
+        let key: Vec<u8> = (0..key_len).map(|_| rng.random()).collect();
+        for len in [1, 15, 16, 17, 63, 64, 65, 100, 129, 191, 192, 200, 255, 256, 257, 300, 511, 512, 513, 700, 1420, 2000] {
+            for end in [boundary, boundary - 1, boundary - 13, boundary + 1] {
+                let nonce: [u8; 12] = rng.random();
+                let msg: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+                let mut tag = [0u8; 16];
+                let ct = encrypt_aead(openssl_cipher(key_len), &key, Some(&nonce), b"", &msg, &mut tag).unwrap();
+                for (kind, level, g) in stitched_pairs() {
+                    let gcm = Gcm::with_options(&key, kind, level, g, 16).unwrap();
+                    let what = format!("{kind} {level:?} {} len {len}, {} bytes from the boundary", g.name(), boundary as isize - end as isize);
+                    let buf = &mut memory[end - len..end];
+                    buf.copy_from_slice(&msg);
+                    let sealed_tag = gcm.encrypt_in_place_detached(&nonce, b"", buf).unwrap();
+                    assert!(buf == &ct[..] && sealed_tag == tag, "seal: {what}");
+                    gcm.decrypt_in_place_detached(&nonce, b"", buf, &tag).unwrap();
+                    assert!(buf == &msg[..], "open: {what}");
+                }
+            }
+        }
+    }
+}
+
 /// AD of every length to 40 blocks, more than the widest group (32), on every GHASH and each
 /// stitched pair, against OpenSSL: GHASH's tails of AD (one block per register; whole zmm
 /// registers from 8 blocks) and a whole group before a tail all run, with a message after them
