@@ -290,13 +290,12 @@ pub(crate) fn read_u128(x: &u128) -> u128 {
 }
 
 /// The first `n < 16` bytes at `src` as a block's two little-endian halves, zero above them:
-/// a 16-byte register's byte-granular load where it has no byte mask (xmm, NEON), in at most
-/// one move each of 8, 4, 2 and 1 bytes. It reads no byte past them, and it branches on the
+/// a 16-byte register's byte-granular load where it has no byte mask (xmm, NEON), and AES-GCM's
+/// copy of a tail (`gcm::insn::copy_bytes`), in at most one move each of 8, 4, 2 and 1 bytes. It reads no byte past them, and it branches on the
 /// length alone, which is public (a message's, never its contents).
 ///
 /// # Safety
 /// `src` is valid for reads of `n` bytes.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 pub(crate) unsafe fn read_partial_block(src: *const u8, n: usize) -> (u64, u64) {
     debug_assert!(n < 16);
@@ -331,7 +330,6 @@ pub(crate) unsafe fn read_partial_block(src: *const u8, n: usize) -> (u64, u64) 
 ///
 /// # Safety
 /// `dst` is valid for writes of `n` bytes.
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 pub(crate) unsafe fn write_partial_block(dst: *mut u8, halves: (u64, u64), n: usize) {
     debug_assert!(n < 16);
