@@ -698,8 +698,8 @@ fn tail_regs(nregs: usize) -> usize {
 const BOUNCE_SPACE: usize = IN_FLIGHT * MAX_LANES + MAX_LANES;
 
 /// Copies `n` bytes from `src` to `dst` (not overlapping) by moves of 16 bytes, then 8, 4, 2
-/// and 1, touching no byte past them (`memcpy` may use masks itself). Out of line and cold, so that
-/// the kernel's common path carries none of it.
+/// and 1, touching no byte past them (`memcpy` may use masks itself). Out of line and cold,
+/// so that the kernel's common path carries none of it.
 ///
 /// # Safety
 /// `src` and `dst` are valid for `n` bytes.
@@ -949,6 +949,7 @@ where
             // inside each register's byte moves instead made 16 to 1420 bytes 1.2–1.5× slower.
             // The address is public.
             let mut bounce = RegisterSpace::<BOUNCE_SPACE>::uninit();
+            const { assert!(IN_FLIGHT * MAX_LANES <= RegisterSpace::<BOUNCE_SPACE>::BLOCKS) };
             let reach = tail_regs(nregs) * 16 * lanes;
             let bounced = R::BYTE_MASKS && (in_message.addr() + rest - 1) ^ (in_message.addr() + reach - 1) >= 4096;
             let tail = if bounced {
