@@ -31,9 +31,10 @@ use crate::Block;
 pub(crate) const MAX_LANES: usize = 4;
 
 /// Stack space for `N − MAX_LANES` blocks that a kernel fills with whole registers and loads
-/// back in its loop (AES-GCM's wide round keys and Karatsuba's halves), used from its first
-/// 64-byte boundary ([`RegisterSpace::first`]), so that no load of a zmm register from it
-/// spans two cache lines. Unaligned, the space sat wherever the caller's stack depth put it
+/// back (AES-GCM's wide round keys and Karatsuba's halves, and the copy of a tail that would
+/// otherwise reach an untouched page), used from its first 64-byte boundary
+/// ([`RegisterSpace::first`]), so that no load of a zmm register from it spans two cache
+/// lines. Unaligned, the space sat wherever the caller's stack depth put it
 /// (the ABI gives 16 bytes). Aligned, AES-GCM sealed 64 KiB 2.7% faster with AES-128 and 4.5%
 /// with AES-256 on Zen 5's zmm (2026-11-29, the two builds alternated). Why not a type
 /// aligned to 64: the kernel entry then realigns its stack frame for every message, and a
