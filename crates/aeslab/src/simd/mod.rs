@@ -292,8 +292,9 @@ pub(crate) fn read_u128(x: &u128) -> u128 {
 
 /// The first `n < 16` bytes at `src` as a block's two little-endian halves, zero above them:
 /// a 16-byte register's byte-granular load where it has no byte mask (xmm, NEON), and AES-GCM's
-/// copy of a tail (`gcm::insn::copy_bytes`), in at most one move each of 8, 4, 2 and 1 bytes. It reads no byte past them, and it branches on the
-/// length alone, which is public (a message's, never its contents).
+/// copy of a tail (`gcm::insn::copy_bytes`), in at most one move each of 8, 4, 2 and 1 bytes.
+/// It reads no byte past them, and it branches on the length alone, which is public (a
+/// message's, never its contents).
 ///
 /// # Safety
 /// `src` is valid for reads of `n` bytes.
