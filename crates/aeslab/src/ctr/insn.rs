@@ -20,7 +20,7 @@ use super::{CtrEngine, FaceLevel};
 use crate::Block;
 use crate::aes::insn::{AesInsn, AesIsa, AesRound, IN_FLIGHT};
 use crate::aes::key_schedule::RoundKeys;
-use crate::simd::{Kernel, Reg, read_u128};
+use crate::simd::{Kernel, Reg, SliceKernel, read_u128};
 
 /// `C = S_AFTER(base | 0)`: whitening and `AFTER` AESENCs, in registers.
 #[inline(always)]
@@ -389,24 +389,19 @@ fn copy_partial(dst: &mut [u8], src: &[u8]) {
     }
 }
 
-/// Plain CTR over `data` (whole blocks, then possibly a partial one) from `ctr`.
-struct Plain<'a, I> {
-    keys: &'a RoundKeys,
-    ctr: u128,
-    data: &'a mut [u8],
-    isa: PhantomData<I>,
-}
+/// Plain CTR over `data` (whole blocks, then possibly a partial one) from counter `ctr`
+/// under round keys `keys`: a [`SliceKernel`], its inputs in registers (the per-message path).
+struct Plain<I>(PhantomData<I>);
 
-impl<I: AesIsa> Kernel for Plain<'_, I> {
-    type Output = ();
+impl<I: AesIsa> SliceKernel for Plain<I> {
+    type Context = RoundKeys;
     #[inline(always)]
-    fn run(self) {
+    fn run(keys: &RoundKeys, ctr: u128, data: &mut [u8]) {
         // SAFETY: entered under `I`, whose token the backend holds (its one-block register
         // runs the same instructions); `data` is exclusively borrowed for the run, and `last`
         // is a local block.
         unsafe {
-            let ctr = read_u128(&self.ctr);
-            if <I::Reg as Reg>::BYTE_MASKS && self.data.len() != 16 {
+            if <I::Reg as Reg>::BYTE_MASKS && data.len() != 16 {
                 // On zmm the whole message runs in its registers, the last one read and written
                 // through byte masks (AVX-512BW: fast loads and stores that touch no byte past
                 // the mask): no block on the stack, no copies and no wipe for a partial block,
@@ -415,10 +410,10 @@ impl<I: AesIsa> Kernel for Plain<'_, I> {
                 // three alternating runs): 20 B 48–49 → 41–42, 64 B 44–45 → 40–41, 100 B 56–57
                 // → 47, 112 B 53–54 → 44–45, 1420 B 118–122 → 116–117. One whole block stays on
                 // xmm (no mask to make): 37–38 ticks against 40–41 through a mask.
-                plain_bytes::<I::Reg>(self.keys, ctr, self.data);
+                plain_bytes::<I::Reg>(keys, ctr, data);
                 return;
             }
-            let (blocks, tail) = self.data.as_chunks_mut::<16>();
+            let (blocks, tail) = data.as_chunks_mut::<16>();
             if !tail.is_empty() {
                 // The partial last block runs through a whole block on the stack, in this same
                 // call (not a second call per message). It is made first, so that its rounds
@@ -426,7 +421,7 @@ impl<I: AesIsa> Kernel for Plain<'_, I> {
                 // its counter is a plain add.
                 let mut last = [0u8; 16];
                 copy_partial(&mut last, tail);
-                plain_xor::<I::One>(self.keys, ctr.wrapping_add(blocks.len() as u128), &mut last, 16);
+                plain_xor::<I::One>(keys, ctr.wrapping_add(blocks.len() as u128), &mut last, 16);
                 copy_partial(tail, &last[..tail.len()]);
                 crate::ct::wipe(&mut last);
             }
@@ -438,9 +433,9 @@ impl<I: AesIsa> Kernel for Plain<'_, I> {
                 // masked load or store for an odd block (VPMASKMOV's store is slow on AMD
                 // cores, and a masked load waits for the stores before it): 16 bytes on
                 // vaes256 went from 96 to 88 cycles a call on Zen 3.
-                plain_slice::<I::One>(self.keys, ctr, blocks)
+                plain_slice::<I::One>(keys, ctr, blocks)
             } else {
-                plain_slice::<I::Reg>(self.keys, ctr, blocks)
+                plain_slice::<I::Reg>(keys, ctr, blocks)
             }
         }
     }
@@ -485,11 +480,11 @@ impl<I: AesIsa> Kernel for Table<'_, I> {
 
 impl<I: AesIsa> CtrEngine for AesInsn<I> {
     fn xor_plain(&self, ctr: u128, data: &mut [Block]) {
-        self.isa().enter(Plain::<I> { keys: self.enc_keys(), ctr, data: data.as_flattened_mut(), isa: PhantomData });
+        self.isa().enter_slice::<Plain<I>>(self.enc_keys(), ctr, data.as_flattened_mut());
     }
 
     fn xor_plain_bytes(&self, ctr: u128, data: &mut [u8]) {
-        self.isa().enter(Plain::<I> { keys: self.enc_keys(), ctr, data, isa: PhantomData });
+        self.isa().enter_slice::<Plain<I>>(self.enc_keys(), ctr, data);
     }
 
     fn build_table(&self, level: FaceLevel, ctr: u128, table: &mut FaceTable) {

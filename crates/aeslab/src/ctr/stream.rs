@@ -320,26 +320,36 @@ impl DynCtr {
         }
     }
 
-    /// [`DynCtr::apply_keystream`] without the check: the caller made it.
+    /// [`DynCtr::apply_keystream`] without the check: the caller made it. Inline, with the
+    /// rare start inside a used block out of line: as a call of its own, its frame (five
+    /// registers saved and restored) was paid by every message (16-byte calls, Zen 5: about
+    /// 0.7 TSC ticks of 16).
+    #[inline]
     fn apply_unchecked(&mut self, buf: &mut [u8]) {
-        let mut rest = buf;
-        let offset = (self.pos % 16) as usize;
-        if offset != 0 && !rest.is_empty() {
-            // Finish the partly used block.
-            let n = rest.len().min(16 - offset);
-            let mut ks = [0u8; 16];
-            self.xor_bytes_at(self.pos / 16, &mut ks);
-            for (b, k) in rest[..n].iter_mut().zip(&ks[offset..]) {
-                *b ^= k;
-            }
-            crate::ct::wipe(&mut ks);
-            self.pos += n as u128;
-            rest = &mut rest[n..];
-        }
+        let rest = if !self.pos.is_multiple_of(16) { self.finish_partial_block(buf) } else { buf };
         if !rest.is_empty() {
             self.xor_bytes_at(self.pos / 16, rest);
             self.pos += rest.len() as u128;
         }
+    }
+
+    /// XORs the bytes of `buf` that finish the partly used keystream block; returns the rest of
+    /// `buf`.
+    #[inline(never)]
+    fn finish_partial_block<'a>(&mut self, buf: &'a mut [u8]) -> &'a mut [u8] {
+        let offset = (self.pos % 16) as usize;
+        let n = buf.len().min(16 - offset);
+        if n == 0 {
+            return buf;
+        }
+        let mut ks = [0u8; 16];
+        self.xor_bytes_at(self.pos / 16, &mut ks);
+        for (b, k) in buf[..n].iter_mut().zip(&ks[offset..]) {
+            *b ^= k;
+        }
+        crate::ct::wipe(&mut ks);
+        self.pos += n as u128;
+        &mut buf[n..]
     }
 
     /// [`DynCtr::apply_keystream`] on up to `threads` threads of rayon's global pool (made once
