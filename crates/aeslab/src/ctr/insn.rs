@@ -20,7 +20,7 @@ use super::{CtrEngine, FaceLevel};
 use crate::Block;
 use crate::aes::insn::{AesInsn, AesIsa, AesRound, IN_FLIGHT};
 use crate::aes::key_schedule::RoundKeys;
-use crate::simd::{Kernel, Reg, SliceKernel, read_u128};
+use crate::simd::{Kernel, MAX_LANES, Reg, SliceKernel, read_u128};
 
 /// `C = S_AFTER(base | 0)`: whitening and `AFTER` AESENCs, in registers.
 #[inline(always)]
@@ -478,12 +478,82 @@ impl<I: AesIsa> Kernel for Table<'_, I> {
     }
 }
 
+/// A 4 KiB page: the unit in which the CPU checks the bytes a masked move leaves out.
+const PAGE: usize = 4096;
+
+/// Where [`Plain`] would read the last register of `data` on `R` through a mask (`R`'s byte
+/// masks, or the partial register of a run longer than `IN_FLIGHT` blocks on ymm) whose
+/// masked-off bytes lie on the page after the last byte's: that register's offset in `data`.
+///
+/// Masked-off bytes raise no fault, but the CPU checks their page, and when it is not mapped or
+/// not yet touched the check is an assist of hundreds of cycles. On Zen 5 (2026-11-29, TSC
+/// ticks, `DynCtr::apply_keystream`), a message that ended just before an unmapped page took
+/// 805 against 18 mid-page at 20 bytes, 808 against 19 at 100 and 885 against 85 at 1420 on
+/// zmm; on ymm (AVX-512 masked off, VPMASKMOV) 710 against 62 at 255 bytes and 851 against 204
+/// at 2000. Such a register runs in a copy instead ([`AesInsn::xor_plain_bounced`]). Plain's
+/// registers start every `16 × LANES` bytes from the start of `data`, so the test is exact: a
+/// run of whole registers, a 4 KiB page in place above all, never takes the copy. The address
+/// is public.
+#[inline(always)]
+fn masked_register_reaching_next_page<R: Reg>(data: &[u8]) -> Option<usize> {
+    let width = 16 * R::LANES;
+    let start = data.as_ptr().addr();
+    // The usual message, whose last byte lies more than a register from the page's end, is
+    // ruled out by one test; the exact one follows for the rest. (At 20 to 100 bytes on zmm
+    // the exact test alone cost about a TSC tick of 18.)
+    if width == 16 || start.wrapping_add(data.len()).wrapping_sub(1) % PAGE < PAGE - width {
+        return None;
+    }
+    // The bytes the registers cover, as `Plain` cuts them.
+    let span = if R::BYTE_MASKS {
+        if data.len() == 16 {
+            return None; // One block in an xmm register.
+        }
+        data.len()
+    } else {
+        let blocks = data.len() / 16;
+        if R::LANES == 1 || blocks <= IN_FLIGHT {
+            return None; // One block per xmm register; a partial block goes through the stack.
+        }
+        16 * blocks
+    };
+    if span == 0 {
+        return None;
+    }
+    let last = (span - 1) / width * width;
+    ((start + span - 1) ^ (start + last + width - 1) >= PAGE).then_some(last)
+}
+
+impl<I: AesIsa> AesInsn<I> {
+    /// Plain CTR over `data` whose last register, at `at`, would be read through a mask that
+    /// reaches the next page (see [`masked_register_reaching_next_page`]): the registers before
+    /// it in place, the rest (at most 64 bytes) in a copy on the stack. Out of line and cold.
+    #[cold]
+    #[inline(never)]
+    fn xor_plain_bounced(&self, ctr: u128, data: &mut [u8], at: usize) {
+        let (head, tail) = data.split_at_mut(at);
+        if !head.is_empty() {
+            self.isa().enter_slice::<Plain<I>>(self.enc_keys(), ctr, head);
+        }
+        let mut copy = [0u8; 16 * MAX_LANES];
+        let copy = &mut copy[..tail.len()];
+        copy.copy_from_slice(tail);
+        // The low 32 bits of the counter do not wrap inside `data`: a plain add.
+        self.isa().enter_slice::<Plain<I>>(self.enc_keys(), ctr.wrapping_add((at / 16) as u128), copy);
+        tail.copy_from_slice(copy);
+        crate::ct::wipe(copy);
+    }
+}
+
 impl<I: AesIsa> CtrEngine for AesInsn<I> {
     fn xor_plain(&self, ctr: u128, data: &mut [Block]) {
-        self.isa().enter_slice::<Plain<I>>(self.enc_keys(), ctr, data.as_flattened_mut());
+        self.xor_plain_bytes(ctr, data.as_flattened_mut());
     }
 
     fn xor_plain_bytes(&self, ctr: u128, data: &mut [u8]) {
+        if let Some(at) = masked_register_reaching_next_page::<I::Reg>(data) {
+            return self.xor_plain_bounced(ctr, data, at);
+        }
         self.isa().enter_slice::<Plain<I>>(self.enc_keys(), ctr, data);
     }
 
@@ -494,6 +564,24 @@ impl<I: AesIsa> CtrEngine for AesInsn<I> {
 
     fn xor_face(&self, level: FaceLevel, table: &mut FaceTable, ctr: u128, data: &mut [Block]) {
         let after = level.table_round().expect("a FACE level");
-        self.isa().enter(Face::<I> { keys: self.enc_keys(), after, t: &table.blocks, ctr, data, isa: PhantomData });
+        // FACE's registers follow the table's segments, not the start of `data`, so its last
+        // register may be partial anywhere in the last `LANES` blocks and read through a mask
+        // up to `LANES − 1` blocks past the end (see `masked_register_reaching_next_page`).
+        // When those blocks would be on the next page, the last `LANES` blocks run as plain
+        // CTR instead, which takes its own copy if it needs one. (A whole-register run ends
+        // no closer to the end than that, and the address is public.)
+        let lanes = <I::Reg as Reg>::LANES;
+        let end = data.as_ptr_range().end.addr().wrapping_sub(1);
+        let (data, rest) = if lanes > 1 && !data.is_empty() && end ^ (end + 16 * (lanes - 1)) >= PAGE {
+            data.split_at_mut(data.len().saturating_sub(lanes))
+        } else {
+            (data, &mut [][..])
+        };
+        if !data.is_empty() {
+            self.isa().enter(Face::<I> { keys: self.enc_keys(), after, t: &table.blocks, ctr, data, isa: PhantomData });
+        }
+        if !rest.is_empty() {
+            self.xor_plain(ctr.wrapping_add(data.len() as u128), rest);
+        }
     }
 }
