@@ -20,7 +20,7 @@ use super::{CtrEngine, FaceLevel};
 use crate::Block;
 use crate::aes::insn::{AesInsn, AesIsa, AesRound, IN_FLIGHT};
 use crate::aes::key_schedule::RoundKeys;
-use crate::simd::{Kernel, MAX_LANES, Reg, SliceKernel, read_u128};
+use crate::simd::{Kernel, MAX_LANES, Reg, SliceKernel, mask_reaches_next_page, read_u128};
 
 /// `C = S_AFTER(base | 0)`: whitening and `AFTER` AESENCs, in registers.
 #[inline(always)]
@@ -478,22 +478,17 @@ impl<I: AesIsa> Kernel for Table<'_, I> {
     }
 }
 
-/// A 4 KiB page: the unit in which the CPU checks the bytes a masked move leaves out.
-const PAGE: usize = 4096;
-
 /// Where [`Plain`] would read the last register of `data` on `R` through a mask (`R`'s byte
-/// masks, or the partial register of a run longer than `IN_FLIGHT` blocks on ymm) whose
-/// masked-off bytes lie on the page after the last byte's: that register's offset in `data`.
+/// masks, or the partial register of a run longer than `IN_FLIGHT` blocks on ymm) that leaves
+/// out bytes on the next page ([`mask_reaches_next_page`]): that register's offset in `data`.
+/// It then runs in a copy instead ([`AesInsn::xor_plain_bounced`]).
 ///
-/// Masked-off bytes raise no fault, but the CPU checks their page, and when it is not mapped or
-/// not yet touched the check is an assist of hundreds of cycles. On Zen 5 (2026-11-29, TSC
-/// ticks, `DynCtr::apply_keystream`), a message that ended just before an unmapped page took
-/// 805 against 18 mid-page at 20 bytes, 808 against 19 at 100 and 885 against 85 at 1420 on
-/// zmm; on ymm (AVX-512 masked off, VPMASKMOV) 710 against 62 at 255 bytes and 851 against 204
-/// at 2000. Such a register runs in a copy instead ([`AesInsn::xor_plain_bounced`]). Plain's
-/// registers start every `16 × LANES` bytes from the start of `data`, so the test is exact: a
-/// run of whole registers, a 4 KiB page in place above all, never takes the copy. The address
-/// is public.
+/// On Zen 5 (2026-11-29, TSC ticks, `DynCtr::apply_keystream`) a message that ended just
+/// before an unmapped page took 805 against 18 mid-page at 20 bytes and 885 against 85 at
+/// 1420 on zmm, and 710 against 62 at 255 bytes on ymm (AVX-512 masked off: VPMASKMOV); with
+/// the copy, 38, 108 and 59. Plain's registers start every `16 × LANES` bytes from the start
+/// of `data`, so the test is exact: a run of whole registers, a 4 KiB page in place above all,
+/// never takes the copy.
 #[inline(always)]
 fn masked_register_reaching_next_page<R: Reg>(data: &[u8]) -> Option<usize> {
     let width = 16 * R::LANES;
@@ -501,7 +496,7 @@ fn masked_register_reaching_next_page<R: Reg>(data: &[u8]) -> Option<usize> {
     // The usual message, whose last byte lies more than a register from the page's end, is
     // ruled out by one test; the exact one follows for the rest. (At 20 to 100 bytes on zmm
     // the exact test alone cost about a TSC tick of 18.)
-    if width == 16 || start.wrapping_add(data.len()).wrapping_sub(1) % PAGE < PAGE - width {
+    if width == 16 || start.wrapping_add(data.len()).wrapping_sub(1) % 4096 < 4096 - width {
         return None;
     }
     // The bytes the registers cover, as `Plain` cuts them.
@@ -521,7 +516,7 @@ fn masked_register_reaching_next_page<R: Reg>(data: &[u8]) -> Option<usize> {
         return None;
     }
     let last = (span - 1) / width * width;
-    ((start + span - 1) ^ (start + last + width - 1) >= PAGE).then_some(last)
+    mask_reaches_next_page(start + last, span - last, width).then_some(last)
 }
 
 impl<I: AesIsa> AesInsn<I> {
@@ -572,7 +567,7 @@ impl<I: AesIsa> CtrEngine for AesInsn<I> {
         // no closer to the end than that, and the address is public.)
         let lanes = <I::Reg as Reg>::LANES;
         let end = data.as_ptr_range().end.addr().wrapping_sub(1);
-        let (data, rest) = if lanes > 1 && !data.is_empty() && end ^ (end + 16 * (lanes - 1)) >= PAGE {
+        let (data, rest) = if lanes > 1 && !data.is_empty() && mask_reaches_next_page(end, 1, 16 * lanes - 15) {
             data.split_at_mut(data.len().saturating_sub(lanes))
         } else {
             (data, &mut [][..])

@@ -54,7 +54,7 @@ use crate::ctr::insn::segment_constant;
 use crate::ghash::POWERS;
 use crate::ghash::clmul::{GROUP, HALVES_SPACE, Sum, absorb_block, absorb_group, absorb_tail, absorb_tail_register, group_register, karatsuba_halves, update_blocks};
 use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl};
-use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, RegisterSpace, read_partial_block, read_u128, write_partial_block};
+use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, RegisterSpace, mask_reaches_next_page, read_partial_block, read_u128, write_partial_block};
 
 // An AES group and a GHASH group are the same registers: one hashed per AES group.
 const _: () = assert!(GROUP == IN_FLIGHT);
@@ -951,7 +951,7 @@ where
             let mut bounce = RegisterSpace::<BOUNCE_SPACE>::uninit();
             const { assert!(IN_FLIGHT * MAX_LANES <= RegisterSpace::<BOUNCE_SPACE>::BLOCKS) };
             let reach = tail_regs(nregs) * 16 * lanes;
-            let bounced = R::BYTE_MASKS && (in_message.addr() + rest - 1) ^ (in_message.addr() + reach - 1) >= 4096;
+            let bounced = R::BYTE_MASKS && mask_reaches_next_page(in_message.addr(), rest, reach);
             let tail = if bounced {
                 let copy = bounce.first();
                 copy_bytes(in_message.cast(), copy.cast(), rest);
