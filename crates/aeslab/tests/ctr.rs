@@ -259,8 +259,7 @@ fn one_message_per_call_at_every_length_matches_openssl() {
 #[test]
 fn messages_ending_at_a_page_boundary_match_the_reference() {
     let mut rng = StdRng::seed_from_u64(0x9A6E);
-    let mut memory = vec![0u8; 3 * 4096];
-    let boundary = 4096 * 2 - memory.as_ptr().addr() % 4096;
+    let (mut memory, boundary) = common::memory_around_a_page_boundary();
     for key_len in [16, 32] {
         let key: Vec<u8> = (0..key_len).map(|_| rng.random()).collect();
         for len in [1, 15, 16, 17, 20, 31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 129, 144, 255, 256, 257, 1000, 1420, 2000, 4096] {

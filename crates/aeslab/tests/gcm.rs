@@ -268,8 +268,7 @@ fn short_messages_match_openssl_at_every_length() {
 #[test]
 fn messages_ending_at_a_page_boundary_match_openssl() {
     let mut rng = StdRng::seed_from_u64(17);
-    let mut memory = vec![0u8; 3 * 4096];
-    let boundary = 4096 * 2 - memory.as_ptr().addr() % 4096;
+    let (mut memory, boundary) = common::memory_around_a_page_boundary();
     for key_len in [16, 32] {
         let key: Vec<u8> = (0..key_len).map(|_| rng.random()).collect();
         for len in [1, 15, 16, 17, 63, 64, 65, 100, 129, 191, 192, 200, 255, 256, 257, 300, 511, 512, 513, 700, 1420, 2000] {
@@ -302,8 +301,7 @@ fn messages_ending_at_a_page_boundary_match_openssl() {
 #[test]
 fn ad_ending_at_a_page_boundary_matches_openssl() {
     let mut rng = StdRng::seed_from_u64(18);
-    let mut memory = vec![0u8; 3 * 4096];
-    let boundary = 4096 * 2 - memory.as_ptr().addr() % 4096;
+    let (mut memory, boundary) = common::memory_around_a_page_boundary();
     let mut pairs: Vec<(BackendKind, FaceLevel, GhashImpl)> = ghashes().into_iter().map(|g| (default_backend(), FaceLevel::None, g)).collect();
     pairs.extend(stitched_pairs());
     for key_len in [16, 32] {
