@@ -94,11 +94,12 @@ pub fn ghash_impls(test: &str) -> Vec<aeslab::gcm::GhashImpl> {
     all.into_iter().filter(|g| g.available()).collect()
 }
 
-/// Three 4 KiB pages of zeros and the offset in them of a 4 KiB boundary with at least a page
-/// on either side: for buffers placed to end at, just before or just after it (where a masked
-/// move of a buffer's last register would reach the next page).
+/// Four 4 KiB pages of zeros and the offset in them of a 4 KiB boundary with more than two
+/// pages before it and at least one after: for buffers of up to a page, placed to end at, just
+/// before or just after it (where a masked move of a buffer's last register would reach the
+/// next page).
 pub fn memory_around_a_page_boundary() -> (Vec<u8>, usize) {
-    let memory = vec![0u8; 3 * 4096];
-    let boundary = 4096 * 2 - memory.as_ptr().addr() % 4096;
+    let memory = vec![0u8; 4 * 4096];
+    let boundary = 4096 * 3 - memory.as_ptr().addr() % 4096;
     (memory, boundary)
 }
