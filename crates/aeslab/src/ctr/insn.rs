@@ -20,7 +20,7 @@ use super::{CtrEngine, FaceLevel};
 use crate::Block;
 use crate::aes::insn::{AesInsn, AesIsa, AesRound, IN_FLIGHT};
 use crate::aes::key_schedule::RoundKeys;
-use crate::simd::{Kernel, MAX_LANES, Reg, SliceKernel, mask_reaches_next_page, read_u128};
+use crate::simd::{Kernel, MAX_LANES, Reg, SliceKernel, copy_bytes, mask_reaches_next_page, read_u128};
 
 /// `C = S_AFTER(base | 0)`: whitening and `AFTER` AESENCs, in registers.
 #[inline(always)]
@@ -532,10 +532,14 @@ impl<I: AesIsa> AesInsn<I> {
         }
         let mut copy = [0u8; 16 * MAX_LANES];
         let copy = &mut copy[..tail.len()];
-        copy.copy_from_slice(tail);
+        // By `copy_bytes`, not `copy_from_slice`: `memcpy` may itself move the tail's end
+        // through a mask.
+        // SAFETY: `tail` and `copy` are distinct and both `tail.len()` bytes long.
+        unsafe { copy_bytes(tail.as_ptr(), copy.as_mut_ptr(), tail.len()) };
         // The low 32 bits of the counter do not wrap inside `data`: a plain add.
         self.isa().enter_slice::<Plain<I>>(self.enc_keys(), ctr.wrapping_add((at / 16) as u128), copy);
-        tail.copy_from_slice(copy);
+        // SAFETY: as above.
+        unsafe { copy_bytes(copy.as_ptr(), tail.as_mut_ptr(), tail.len()) };
         crate::ct::wipe(copy);
     }
 }

@@ -54,7 +54,7 @@ use crate::ctr::insn::segment_constant;
 use crate::ghash::POWERS;
 use crate::ghash::clmul::{GROUP, HALVES_SPACE, Sum, absorb_block, absorb_group, absorb_tail, absorb_tail_register, group_register, karatsuba_halves, update_blocks};
 use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl};
-use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, RegisterSpace, mask_reaches_next_page, read_partial_block, read_u128, write_partial_block};
+use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, RegisterSpace, copy_bytes, mask_reaches_next_page, read_u128};
 
 // An AES group and a GHASH group are the same registers: one hashed per AES group.
 const _: () = assert!(GROUP == IN_FLIGHT);
@@ -696,27 +696,6 @@ fn tail_regs(nregs: usize) -> usize {
 /// Blocks of stack space for a tail that runs in a copy (see `message`): a group of the
 /// widest registers, from the space's first 64-byte boundary.
 const BOUNCE_SPACE: usize = IN_FLIGHT * MAX_LANES + MAX_LANES;
-
-/// Copies `n` bytes from `src` to `dst` (not overlapping) by moves of 16 bytes, then 8, 4, 2
-/// and 1, touching no byte past them (`memcpy` may use masks itself). Out of line and cold,
-/// so that the kernel's common path carries none of it.
-///
-/// # Safety
-/// `src` and `dst` are valid for `n` bytes.
-#[cold]
-#[inline(never)]
-unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
-    unsafe {
-        let mut at = 0;
-        while n - at >= 16 {
-            dst.add(at).cast::<u128>().write_unaligned(src.add(at).cast::<u128>().read_unaligned());
-            at += 16;
-        }
-        if at < n {
-            write_partial_block(dst.add(at), read_partial_block(src.add(at), n - at), n - at);
-        }
-    }
-}
 
 /// E_K(J0): one block, independent of the loop, so it runs in the loop's shadow (when it is
 /// issued early: see where `message` calls it).

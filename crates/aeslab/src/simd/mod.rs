@@ -321,10 +321,10 @@ pub(crate) fn read_u128(x: &u128) -> u128 {
 }
 
 /// The first `n < 16` bytes at `src` as a block's two little-endian halves, zero above them:
-/// a 16-byte register's byte-granular load where it has no byte mask (xmm, NEON), and AES-GCM's
-/// copy of a tail (`gcm::insn::copy_bytes`), in at most one move each of 8, 4, 2 and 1 bytes.
-/// It reads no byte past them, and it branches on the length alone, which is public (a
-/// message's, never its contents).
+/// a 16-byte register's byte-granular load where it has no byte mask (xmm, NEON), and the
+/// end of [`copy_bytes`], in at most one move each of 8, 4, 2 and 1 bytes. It reads no byte
+/// past them, and it branches on the length alone, which is public (a message's, never its
+/// contents).
 ///
 /// # Safety
 /// `src` is valid for reads of `n` bytes.
@@ -388,6 +388,28 @@ pub(crate) unsafe fn write_partial_block(dst: *mut u8, halves: (u64, u64), n: us
                 }
             }
             at += 8;
+        }
+    }
+}
+
+/// Copies `n` bytes from `src` to `dst` (not overlapping) by moves of 16 bytes, then 8, 4, 2
+/// and 1, touching no byte past them (`memcpy` may use masks itself): the copies in and out of
+/// a buffer's end that would otherwise reach the next page (see [`mask_reaches_next_page`]).
+/// Out of line and cold, so that a kernel's common path carries none of it.
+///
+/// # Safety
+/// `src` and `dst` are valid for `n` bytes.
+#[cold]
+#[inline(never)]
+pub(crate) unsafe fn copy_bytes(src: *const u8, dst: *mut u8, n: usize) {
+    unsafe {
+        let mut at = 0;
+        while n - at >= 16 {
+            dst.add(at).cast::<u128>().write_unaligned(src.add(at).cast::<u128>().read_unaligned());
+            at += 16;
+        }
+        if at < n {
+            write_partial_block(dst.add(at), read_partial_block(src.add(at), n - at), n - at);
         }
     }
 }
