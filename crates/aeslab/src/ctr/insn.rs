@@ -486,9 +486,9 @@ impl<I: AesIsa> Kernel for Table<'_, I> {
 /// On Zen 5 (2026-11-29, TSC ticks, `DynCtr::apply_keystream`) a message that ended just
 /// before an unmapped page took 805 against 18 mid-page at 20 bytes and 885 against 85 at
 /// 1420 on zmm, and 710 against 62 at 255 bytes on ymm (AVX-512 masked off: VPMASKMOV); with
-/// the copy, 38, 108 and 59. Plain's registers start every `16 × LANES` bytes from the start
-/// of `data`, so the test is exact: a run of whole registers, a 4 KiB page in place above all,
-/// never takes the copy.
+/// the copy (through `copy_bytes`), 42, 115 and 66. Plain's registers start every `16 ×
+/// LANES` bytes from the start of `data`, so the test is exact: a run of whole registers, a
+/// 4 KiB page in place above all, never takes the copy.
 #[inline(always)]
 fn masked_register_reaching_next_page<R: Reg>(data: &[u8]) -> Option<usize> {
     let width = 16 * R::LANES;
