@@ -330,7 +330,7 @@ fn face_table_is_built_once_it_pays() {
     let iv = [0x42u8; 16];
     let total = 64 * 1024;
     let expect = reference_ctr128(&key, &iv, &vec![0u8; total]);
-    let call = face_min_call_blocks(kind);
+    let call = face_min_call_blocks(kind, 10);
     let mut c = DynCtr::new_variable_time(&key, &iv, kind, FaceLevel::Rd2p, Counter::Be128).unwrap();
     let mut buf = vec![0u8; total];
     for (i, chunk) in buf.chunks_mut(16 * call).enumerate() {

@@ -211,7 +211,25 @@ fn by_family(backend: BackendKind, vaes: usize, insn: usize, other: usize) -> us
 /// broke even with plain CTR at 512 bytes on VAES (32 blocks) and 256 bytes on AES-NI (16);
 /// at 64 bytes it was 25–32% slower on both. On `bitslice-avx2` and `ct64` it broke even near
 /// 1 KiB (64 blocks), noisier. ARMv8 is taken to be like AES-NI (not measured).
-pub fn face_min_call_blocks(backend: BackendKind) -> usize {
+///
+/// `vaes512` on cores that run zmm rounds at full rate ([`crate::cpu::zmm_aes_full_rate`])
+/// takes longer calls, and how much longer depends on the key size (`rounds`: 10, 12 or 14).
+/// Its plain CTR is fast enough that FACE's per-call part weighs more. On Zen 5 (2026-11-29,
+/// `bench ctr`, one stream in calls of a given size with its table built, two runs), rd2p
+/// against plain CTR:
+/// - AES-128 and AES-192: 6–9% slower at 2 KiB, 2–6% slower at 4 KiB, 3–4% faster at 6 KiB.
+///   So the threshold is 5 KiB (320 blocks).
+/// - AES-256: 12–13% faster from 2 KiB, and 20% slower at 1420 bytes. So the threshold is
+///   2 KiB (128 blocks).
+///
+/// At 32 blocks, a stream of 1420-byte calls ran 0.142–0.151 cycles/byte with AES-128
+/// against 0.099–0.100 plain.
+pub fn face_min_call_blocks(backend: BackendKind, rounds: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if backend == BackendKind::Vaes512 && crate::cpu::zmm_aes_full_rate() {
+        return if rounds >= 14 { 128 } else { 320 };
+    }
+    let _ = rounds;
     by_family(backend, 32, 16, 64)
 }
 

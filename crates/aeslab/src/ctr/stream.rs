@@ -218,7 +218,7 @@ impl DynCtr {
         // no backend's figure. In `bench ctr` on Zen 5 a 16-byte call with FACE asked for had
         // taken about a cycle more than with `none`; with this, the two read the same, 29.7–29.9
         // cycles, three runs.)
-        let face = self.face != FaceLevel::None && n >= 16 && n >= face_min_call_blocks(self.key.kind());
+        let face = self.face != FaceLevel::None && n >= 16 && n >= face_min_call_blocks(self.key.kind(), self.key.rounds());
         if !face && n as u64 <= blocks_to_wrap(ctr) {
             engine(&self.key).xor_plain_bytes(ctr, data);
         } else {
