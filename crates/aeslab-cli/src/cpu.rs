@@ -45,12 +45,18 @@ pub fn gcm_face_from(kind: BackendKind, bits: u32) -> String {
     aeslab::gcm::face_pays_from_blocks(kind, 6 + bits as usize / 32).map_or("never".into(), kib)
 }
 
-/// From what length the library's defaults build FACE's table on `kind` here: CTR streams, and
-/// AES-GCM per key size (`ctr::face_pays_from_blocks`, `gcm::face_pays_from_blocks`).
+/// From what length the library's defaults build FACE's table on `kind` here: CTR streams (and
+/// the shortest call that then runs through it, per key size), and AES-GCM per key size
+/// (`ctr::face_pays_from_blocks`, `ctr::face_min_call_blocks`, `gcm::face_pays_from_blocks`).
 fn face_from(kind: BackendKind) -> String {
-    let gcm: Vec<String> = [128, 192, 256].iter().map(|&bits| format!("AES-{bits} {}", gcm_face_from(kind, bits))).collect();
+    let per_key = |f: &dyn Fn(u32) -> String| [128, 192, 256].iter().map(|&bits| format!("AES-{bits} {}", f(bits))).collect::<Vec<_>>().join(", ");
+    let calls = per_key(&|bits| {
+        let bytes = 16 * aeslab::ctr::face_min_call_blocks(kind, 6 + bits as usize / 32);
+        if bytes >= 1024 { format!("{} KiB", bytes / 1024) } else { format!("{bytes} B") }
+    });
+    let gcm = per_key(&|bits| gcm_face_from(kind, bits));
     let rate = if aeslab::cpu::zmm_aes_full_rate() { "; zmm AES rounds at full rate" } else { "" };
-    format!("CTR {}, AES-GCM {} ({kind}{rate})", kib(aeslab::ctr::face_pays_from_blocks(kind)), gcm.join(", "))
+    format!("CTR {} (then in calls from {calls}), AES-GCM {gcm} ({kind}{rate})", kib(aeslab::ctr::face_pays_from_blocks(kind)))
 }
 
 impl CpuReport {

@@ -217,7 +217,7 @@ fn by_family(backend: BackendKind, vaes: usize, insn: usize, other: usize) -> us
 /// Its plain CTR is fast enough that FACE's per-call part weighs more. On Zen 5 (2026-11-29,
 /// `bench ctr`, one stream in calls of a given size with its table built, two runs), rd2p
 /// against plain CTR:
-/// - AES-128 and AES-192: 6–9% slower at 2 KiB, 2–6% slower at 4 KiB, 3–4% faster at 6 KiB.
+/// - AES-128 and AES-192: 6–10% slower at 2 KiB, 2–6% slower at 4 KiB, 3–4% faster at 6 KiB.
 ///   So the threshold is 5 KiB (320 blocks).
 /// - AES-256: 12–13% faster from 2 KiB, and 20% slower at 1420 bytes. So the threshold is
 ///   2 KiB (128 blocks).
