@@ -51,8 +51,8 @@ pub fn gcm_face_from(kind: BackendKind, bits: u32) -> String {
 fn face_from(kind: BackendKind) -> String {
     let per_key = |f: &dyn Fn(u32) -> String| [128, 192, 256].iter().map(|&bits| format!("AES-{bits} {}", f(bits))).collect::<Vec<_>>().join(", ");
     let calls = per_key(&|bits| {
-        let bytes = 16 * aeslab::ctr::face_min_call_blocks(kind, 6 + bits as usize / 32);
-        if bytes >= 1024 { format!("{} KiB", bytes / 1024) } else { format!("{bytes} B") }
+        let blocks = aeslab::ctr::face_min_call_blocks(kind, 6 + bits as usize / 32);
+        if blocks >= 64 { kib(blocks) } else { format!("{} B", 16 * blocks) }
     });
     let gcm = per_key(&|bits| gcm_face_from(kind, bits));
     let rate = if aeslab::cpu::zmm_aes_full_rate() { "; zmm AES rounds at full rate" } else { "" };
