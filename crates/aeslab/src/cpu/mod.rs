@@ -17,6 +17,8 @@
 
 #![deny(unsafe_code)]
 
+use core::sync::atomic::{AtomicU8, Ordering};
+
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 #[cfg(feature = "std")]
@@ -73,14 +75,53 @@ pub fn has(_feature: &str) -> bool {
 /// to. FACE's thresholds depend on it: a round saved is worth half as much there
 /// ([`crate::ctr::face_pays_from_blocks`], [`crate::gcm::face_pays_from_blocks`]). `false`
 /// when VAES or AVX-512 is absent or masked, and on other architectures.
+///
+/// Found once and kept (see `Found`): a stream asks at every call of 16 blocks or more.
+#[inline]
 pub fn zmm_aes_full_rate() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        x86::zmm_aes_full_rate() && has("vaes") && has("avx512f")
+    fn find() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            x86::zmm_aes_full_rate() && has("vaes") && has("avx512f")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+    static FOUND: Found = Found::new();
+    FOUND.get(find)
+}
+
+/// A yes-or-no question about this CPU, answered on the first call and kept in an atomic byte
+/// (0: not yet asked, 1: yes, 2: no), so that later calls are one load and one compare; the
+/// first call's look-up is out of line. [`has`] looks its features up on every call: the
+/// detected bits, then `AESLAB_CPU_MASK`'s list behind a `OnceLock`. Asked that way at every
+/// stream call of 16 blocks or more ([`crate::ctr::face_min_call_blocks`]), it made 256-byte
+/// calls with FACE asked for (the default) 19% slower than without (`vaes512`, Zen 5,
+/// 2026-11-29). The answers cannot change while the process runs: the detection is fixed, and
+/// the mask is read once.
+struct Found(AtomicU8);
+
+impl Found {
+    const fn new() -> Found {
+        Found(AtomicU8::new(0))
+    }
+
+    #[inline(always)]
+    fn get(&self, find: fn() -> bool) -> bool {
+        match self.0.load(Ordering::Relaxed) {
+            0 => self.first(find),
+            v => v == 1,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn first(&self, find: fn() -> bool) -> bool {
+        let yes = find();
+        self.0.store(if yes { 1 } else { 2 }, Ordering::Relaxed);
+        yes
     }
 }
 
@@ -92,8 +133,15 @@ pub fn zmm_aes_full_rate() -> bool {
 /// is bound by it too, see [`crate::gcm::face_pays_from_blocks`]). No CPUID bit says which;
 /// the vendor does, and other cores are taken not to. `false` when VPCLMULQDQ or AVX-512 is
 /// absent or masked, and on other architectures.
+///
+/// Found once and kept (see `Found`).
+#[inline]
 pub fn zmm_clmul_apart_from_aes() -> bool {
-    zmm_clmul_apart_given_zmm_clmul() && has("vpclmulqdq") && has("avx512f")
+    fn find() -> bool {
+        zmm_clmul_apart_given_zmm_clmul() && has("vpclmulqdq") && has("avx512f")
+    }
+    static FOUND: Found = Found::new();
+    FOUND.get(find)
 }
 
 /// [`zmm_clmul_apart_from_aes`] for a caller that holds zmm VPCLMULQDQ already (a GHASH key
@@ -254,5 +302,21 @@ mod tests {
         }
         assert!(!masked_by("aes", &ssse3) && !masked_by("sse2", &ssse3));
         assert!(!masked_by("avx2", &mask(&[])));
+    }
+
+    /// A kept answer is the first look-up's, and the look-up runs once.
+    #[test]
+    fn found_asks_once() {
+        use core::sync::atomic::AtomicUsize;
+        static ASKED: AtomicUsize = AtomicUsize::new(0);
+        fn no() -> bool {
+            ASKED.fetch_add(1, Ordering::Relaxed);
+            false
+        }
+        let found = Found::new();
+        assert!(!found.get(no) && !found.get(no) && !found.get(no));
+        assert_eq!(ASKED.load(Ordering::Relaxed), 1);
+        let yes = Found::new();
+        assert!(yes.get(|| true) && yes.get(|| false), "the first answer is kept");
     }
 }
