@@ -98,7 +98,7 @@ pub fn zmm_aes_full_rate() -> bool {
 /// first call's look-up is out of line. [`has`] looks its features up on every call: the
 /// detected bits, then `AESLAB_CPU_MASK`'s list behind a `OnceLock`. Asked that way at every
 /// stream call of 16 blocks or more ([`crate::ctr::face_min_call_blocks`]), it made 256-byte
-/// calls with FACE asked for (the default) 19% slower than without (`vaes512`, Zen 5,
+/// calls with FACE asked for (the default) 13–19% slower than without (`vaes512`, Zen 5,
 /// 2026-11-29). The answers cannot change while the process runs: the detection is fixed, and
 /// the mask is read once.
 struct Found(AtomicU8);
