@@ -133,7 +133,7 @@ impl DynCtr {
     /// A stream on an already scheduled key.
     #[inline]
     pub fn from_key(key: AnyAes, iv: &[u8; 16], face: FaceLevel, counter: Counter) -> Self {
-        DynCtr { key, counter, face, iv: u128::from_be_bytes(*iv), pos: 0, table: KeptTable::default(), plain_run: ([0; 3], 0) }
+        DynCtr { key, counter, face, iv: crate::ct::be_u128(iv), pos: 0, table: KeptTable::default(), plain_run: ([0; 3], 0) }
     }
 
     /// The AES backend producing the keystream.
@@ -194,7 +194,7 @@ impl DynCtr {
 
     /// Starts over from a new first counter block (keeping the key, backend and FACE level).
     pub fn restart(&mut self, iv: &[u8; 16]) {
-        self.iv = u128::from_be_bytes(*iv);
+        self.iv = crate::ct::be_u128(iv);
         self.pos = 0;
     }
 
@@ -559,7 +559,7 @@ impl<K: AesKeySize, M: CounterMode> AesCtr<K, M> {
     /// A stream on an already expanded key (as RustCrypto's `ctr` does through `InnerIvInit`),
     /// at the fastest FACE level.
     pub fn from_cipher(cipher: Aes<K>, iv: &cipher::Iv<Self>) -> Self {
-        Self::on_key(cipher.into_any(), &(*iv).into())
+        Self::on_key(cipher.into_any(), iv.as_ref())
     }
 
     /// The stream `new` and `from_cipher` make: `aes` at the fastest FACE level. Inlined, so
@@ -605,8 +605,10 @@ impl<K: AesKeySize, M: CounterMode> KeySizeUser for AesCtr<K, M> {
 impl<K: AesKeySize, M: CounterMode> KeyIvInit for AesCtr<K, M> {
     #[inline]
     fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
-        let iv: [u8; 16] = (*iv).into();
-        AnyAes::new_default_wrapped(key, None, |aes, _| Self::on_key(aes, &iv))
+        // The IV is read where the caller wrote it, word by word (`ct::be_words`), not copied
+        // whole first.
+        let iv: &[u8; 16] = iv.as_ref();
+        AnyAes::new_default_wrapped(key, None, |aes, _| Self::on_key(aes, iv))
     }
 }
 

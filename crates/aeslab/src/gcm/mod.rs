@@ -338,10 +338,8 @@ impl Gcm {
         Ok(match nonce.len() {
             0 => return Err(Error::InvalidNonceLength(0)),
             12 => {
-                let mut j = [0u8; 16];
-                j[..12].copy_from_slice(nonce);
-                j[15] = 1;
-                u128::from_be_bytes(j)
+                let [a, b, c] = crate::ct::be_words::<3>(nonce);
+                (u128::from(a) << 96) | (u128::from(b) << 64) | (u128::from(c) << 32) | 1
             }
             n => {
                 let mut acc = 0u128;
