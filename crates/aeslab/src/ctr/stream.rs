@@ -126,8 +126,9 @@ impl DynCtr {
     /// [`DynCtr::new`] on any backend, the variable-time `table` included.
     #[inline]
     pub fn new_variable_time(key: &[u8], iv: &[u8], backend: BackendKind, face: FaceLevel, counter: Counter) -> Result<Self, Error> {
-        let iv: [u8; 16] = iv.try_into().map_err(|_| Error::InvalidIvLength(iv.len()))?;
-        Ok(DynCtr::from_key(AnyAes::new_variable_time(backend, key)?, &iv, face, counter))
+        // A reference, not a copy: the IV is read where the caller wrote it (`ct::be_words`).
+        let iv: &[u8; 16] = iv.try_into().map_err(|_| Error::InvalidIvLength(iv.len()))?;
+        Ok(DynCtr::from_key(AnyAes::new_variable_time(backend, key)?, iv, face, counter))
     }
 
     /// A stream on an already scheduled key.
