@@ -52,7 +52,7 @@ use crate::aes::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::ctr::{Counter, TABLE_OVERHANG};
 use crate::ctr::insn::segment_constant;
 use crate::ghash::POWERS;
-use crate::ghash::clmul::{GROUP, HALVES_SPACE, Sum, absorb_block, absorb_group, absorb_tail, absorb_tail_register, group_register, karatsuba_halves, update_blocks};
+use crate::ghash::clmul::{GROUP, HALVES_SPACE, Sum, absorb_block, absorb_group, absorb_register, absorb_tail, absorb_tail_register, group_register, karatsuba_halves, update_blocks};
 use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl};
 use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, RegisterSpace, copy_bytes, mask_reaches_next_page, read_u128};
 
@@ -880,9 +880,13 @@ where
             _ => acc = hash_blocks::<R>(powers, acc, ad_blocks),
         }
         if !ad_tail.is_empty() {
-            let mut last = [0u8; 16];
-            last[..ad_tail.len()].copy_from_slice(ad_tail);
-            acc = absorb_block::<R>(h1, acc, &last);
+            // Read into a register, zero after it: through a zeroed block on the stack, the
+            // copy (a `memcpy` call, of moves smaller than the block) and the block's 16-byte
+            // load that spans them waited for the copy's stores to reach the cache, after
+            // everything before them had retired. A 16-byte seal with a 13-byte AD took 104–106
+            // TSC ticks that way, against 61 without an AD (Zen 5, 2026-11-29).
+            let last = <R::Lane as Reg>::load_bytes(ad_tail.as_ptr(), ad_tail.len());
+            acc = absorb_register::<R>(h1, acc, last);
         }
 
         // Whole groups. Sealing hashes one group behind. The schoolbook only on zmm (on ymm the

@@ -245,6 +245,17 @@ pub(crate) unsafe fn absorb_block<V: ClmulReg>(h1: &Block, a: V::Lane, b: &Block
     unsafe { absorb_blocks_by_lane::<V>(h1, a, core::slice::from_ref(b)) }
 }
 
+/// [`absorb_block`] of a block already in a register `b` (block byte order, as loaded): AES-GCM's
+/// last, partial AD block, read from the caller's bytes straight into a register.
+#[inline(always)]
+pub(crate) unsafe fn absorb_register<V: ClmulReg>(h1: &Block, a: V::Lane, b: V::Lane) -> V::Lane {
+    unsafe {
+        let mut s = Sum { lo: V::Lane::zero(), mid: V::Lane::zero(), hi: V::Lane::zero() };
+        mul_add(&mut s, b.byte_reverse().xor(a), V::Lane::load(h1));
+        reduce(s)
+    }
+}
+
 /// The accumulator `a` after a tail of `m` blocks (at most a group) held in registers
 /// `regs`, as loaded (block byte order, the lanes past the `m`-th block zero), with `extra`
 /// XORed into register `extra_at` (AES-GCM's lengths block in the lane after the data; `GROUP`
