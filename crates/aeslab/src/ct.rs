@@ -83,10 +83,10 @@ pub(crate) fn may_rewrite<T>(ptr: *mut T) {
 /// bytes of a 12-byte nonce, the last 4 or 8 of a 16-byte IV), in stores of 4 bytes or more on
 /// 4-byte boundaries: a 4-byte load at each such boundary is covered by one of them, where the
 /// compiler's own split of the copy (8 then 4 bytes) was not. Sealing 16 bytes, with the
-/// nonce's last 8 bytes written before each message, took 104–107 TSC ticks that way against
-/// 61–62 with the nonce left as it was (Zen 5, 2026-11-29). Each word goes through an empty
-/// `asm!` so that the optimizer does not merge the loads again (under Miri, which runs no
-/// inline assembly, and on other architectures it may).
+/// nonce's last 8 bytes written before each message, took 104–107 TSC ticks that way and
+/// 62–64 this way, against 61–62 with the nonce left as it was (Zen 5, 2026-11-29). Each word
+/// goes through an empty `asm!` so that the optimizer does not merge the loads again (under
+/// Miri, which runs no inline assembly, and on other architectures it may).
 ///
 /// # Panics
 /// If `bytes` is shorter than `4·W`.

@@ -883,8 +883,9 @@ where
             // Read into a register, zero after it: through a zeroed block on the stack, the
             // copy (a `memcpy` call, of moves smaller than the block) and the block's 16-byte
             // load that spans them waited for the copy's stores to reach the cache, after
-            // everything before them had retired. A 16-byte seal with a 13-byte AD took 104–106
-            // TSC ticks that way, against 61 without an AD (Zen 5, 2026-11-29).
+            // everything before them had retired. A 16-byte seal with a 13-byte AD took 103–105
+            // TSC ticks that way and 67–69 this way, against 59–63 without an AD (Zen 5,
+            // 2026-11-29).
             let last = <R::Lane as Reg>::load_bytes(ad_tail.as_ptr(), ad_tail.len());
             acc = absorb_register::<R>(h1, acc, last);
         }

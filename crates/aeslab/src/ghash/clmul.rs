@@ -221,7 +221,7 @@ pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V::Lane, chun
 /// by the schoolbook: its four multiplies start at once, while Karatsuba's middle one waits for
 /// the XOR of the halves, and short messages wait for this chain. In registers: the accumulator
 /// does not go through memory, whose store a short message would wait on. The short tails of
-/// [`update_blocks`] (every tail on ymm and xmm), and [`absorb_block`].
+/// [`update_blocks`] (every tail on ymm and xmm).
 #[inline(always)]
 unsafe fn absorb_blocks_by_lane<V: ClmulReg>(h: *const Block, a: V::Lane, blocks: &[Block]) -> V::Lane {
     unsafe {
@@ -242,11 +242,12 @@ unsafe fn absorb_blocks_by_lane<V: ClmulReg>(h: *const Block, a: V::Lane, blocks
 /// take through memory.
 #[inline(always)]
 pub(crate) unsafe fn absorb_block<V: ClmulReg>(h1: &Block, a: V::Lane, b: &Block) -> V::Lane {
-    unsafe { absorb_blocks_by_lane::<V>(h1, a, core::slice::from_ref(b)) }
+    unsafe { absorb_register::<V>(h1, a, V::Lane::load(b)) }
 }
 
-/// [`absorb_block`] of a block already in a register `b` (block byte order, as loaded): AES-GCM's
-/// last, partial AD block, read from the caller's bytes straight into a register.
+/// [`absorb_block`] of a block already in a register `b` (block byte order, as loaded): also
+/// AES-GCM's last, partial AD block, read from the caller's bytes straight into a register. By
+/// the schoolbook, as [`absorb_blocks_by_lane`].
 #[inline(always)]
 pub(crate) unsafe fn absorb_register<V: ClmulReg>(h1: &Block, a: V::Lane, b: V::Lane) -> V::Lane {
     unsafe {
