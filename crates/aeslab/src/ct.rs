@@ -113,8 +113,18 @@ pub(crate) fn be_words<const W: usize>(bytes: &[u8]) -> [u32; W] {
 /// A 16-byte counter block (an IV) as the big-endian integer, read by [`be_words`].
 #[inline(always)]
 pub(crate) fn be_u128(bytes: &[u8; 16]) -> u128 {
-    let [a, b, c, d] = be_words::<4>(bytes);
-    (u128::from(a) << 96) | (u128::from(b) << 64) | (u128::from(c) << 32) | u128::from(d)
+    u128_from_be_words(be_words::<4>(bytes))
+}
+
+/// The 128-bit integer whose big-endian 32-bit words are `words`, the first the most
+/// significant.
+#[inline(always)]
+pub(crate) fn u128_from_be_words(words: [u32; 4]) -> u128 {
+    let mut x = 0u128;
+    for w in words {
+        x = (x << 32) | u128::from(w);
+    }
+    x
 }
 
 /// A secret block wiped (by [`wipe`]) when it goes out of scope: for a value that must outlive

@@ -338,8 +338,9 @@ impl Gcm {
         Ok(match nonce.len() {
             0 => return Err(Error::InvalidNonceLength(0)),
             12 => {
+                // The nonce, then the 32-bit counter 1.
                 let [a, b, c] = crate::ct::be_words::<3>(nonce);
-                (u128::from(a) << 96) | (u128::from(b) << 64) | (u128::from(c) << 32) | 1
+                crate::ct::u128_from_be_words([a, b, c, 1])
             }
             n => {
                 let mut acc = 0u128;
