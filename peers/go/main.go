@@ -4,13 +4,17 @@
 //	peers aez -sizes 1,32,512 [-quick]   Yawning's AEZ: ns per Encrypt (tau 16, no AD)
 //	peers aez-check -size N              hex of Encrypt(the fixed test inputs), to check output
 //	peers ctr -key HEX -iv HEX -sizes 1024,4096 [-quick]
-//	                                     crypto/aes + crypto/cipher CTR: ns per message
+//	                                     crypto/aes + crypto/cipher CTR: ns per message, each
+//	                                     under its own IV (messageIV)
 //	peers ctr-check -key HEX -iv HEX -size N
-//	                                     hex of CTR over the message byte(7i+3), to check output
+//	                                     hex of CTR over the message byte(7i+3), to check
+//	                                     output: under the IV, then under message 1's IV
 //	peers gcm -key HEX -sizes 1024,4096 [-quick]
 //	                                     crypto/aes + cipher.NewGCM: ns per Seal (aeslab's
-//	                                     bench nonce and 16-byte AD)
-//	peers gcm-check -key HEX -size N     hex of ciphertext ‖ tag of the message byte(7i+3)
+//	                                     16-byte AD; each message under its own nonce,
+//	                                     messageNonce)
+//	peers gcm-check -key HEX -size N     hex of ciphertext ‖ tag of the message byte(7i+3):
+//	                                     under aeslab's bench nonce, then message 1's nonce
 //	peers gcm-open -key HEX -sizes 1024,4096 [-quick]
 //	                                     the same GCM: ns per Open, in place, every one
 //	                                     verifying (exits 1 if one does not)
@@ -22,6 +26,7 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
@@ -80,6 +85,22 @@ var (
 	gcmAD    = []byte("sixteen byte AD!")
 )
 
+// messageNonce writes the nonce of message seq into dst (12 bytes), as aeslab's bench gcm makes
+// its own (peers::gcm::message_nonce) and TLS 1.3 does: seq, big-endian, XORed into the last 8
+// bytes of the fixed nonce.
+func messageNonce(dst []byte, seq uint64) {
+	copy(dst, gcmNonce)
+	binary.BigEndian.PutUint64(dst[4:], binary.BigEndian.Uint64(gcmNonce[4:])^seq)
+}
+
+// messageIV writes the IV of CTR message seq into dst (16 bytes): seq, big-endian, XORed into
+// the IV's first 8 bytes, so each message's counter blocks start where the IV's do (aeslab's
+// peers::ctr::message_iv).
+func messageIV(dst, iv []byte, seq uint64) {
+	copy(dst, iv)
+	binary.BigEndian.PutUint64(dst, binary.BigEndian.Uint64(iv)^seq)
+}
+
 func gcmAead(key []byte) (cipher.AEAD, error) {
 	block, err := aes.NewCipher(key)
 	if err != nil {
@@ -104,9 +125,12 @@ func openNsPerOp(aead cipher.AEAD, m []byte, target time.Duration, rounds int) (
 	buf := append([]byte(nil), c...)
 	k := 0
 	var failed error
+	nonce := make([]byte, 12)
 	open := func() {
 		copy(buf[n:], tags[k])
-		if _, err := aead.Open(buf[:0], gcmNonce, buf, gcmAD); err != nil {
+		// The nonce copied out of the message, as a receiver does.
+		copy(nonce, gcmNonce)
+		if _, err := aead.Open(buf[:0], nonce, buf, gcmAD); err != nil {
 			failed = fmt.Errorf("a timed Open failed")
 		}
 		k ^= 1
@@ -221,20 +245,28 @@ func main() {
 		}
 		message := func(n int) []byte { return fill(n, 7, 3) }
 		if os.Args[1] == "ctr-check" {
-			s, _ := ctrStream(ctrKey, iv)
-			buf := message(*size)
-			s.XORKeyStream(buf, buf)
-			fmt.Println(hex.EncodeToString(buf))
+			second := make([]byte, 16)
+			messageIV(second, iv, 1)
+			for _, iv := range [][]byte{iv, second} {
+				s, _ := ctrStream(ctrKey, iv)
+				buf := message(*size)
+				s.XORKeyStream(buf, buf)
+				fmt.Println(hex.EncodeToString(buf))
+			}
 			return
 		}
 		list := mustParseSizes(*sizes)
 		var out []ctrRecord
 		for _, n := range list {
 			buf := message(n)
-			// The key is expanded once; each call starts a message at the first counter block.
+			// The key is expanded once; each call starts a message under its own IV.
 			block, _ := aes.NewCipher(ctrKey)
+			messageIv := make([]byte, 16)
+			seq := uint64(1)
 			ns := nsPerOp(func() {
-				cipher.NewCTR(block, iv).XORKeyStream(buf, buf)
+				messageIV(messageIv, iv, seq)
+				seq++
+				cipher.NewCTR(block, messageIv).XORKeyStream(buf, buf)
 			}, target, rounds)
 			out = append(out, ctrRecord{"go", "crypto/aes + cipher.NewCTR", "none", 8 * len(ctrKey), n, 1, ns})
 		}
@@ -247,7 +279,11 @@ func main() {
 		}
 		message := func(n int) []byte { return fill(n, 7, 3) }
 		if os.Args[1] == "gcm-check" {
-			fmt.Println(hex.EncodeToString(aead.Seal(nil, gcmNonce, message(*size), gcmAD)))
+			second := make([]byte, 12)
+			messageNonce(second, 1)
+			for _, nonce := range [][]byte{gcmNonce, second} {
+				fmt.Println(hex.EncodeToString(aead.Seal(nil, nonce, message(*size), gcmAD)))
+			}
 			return
 		}
 		list := mustParseSizes(*sizes)
@@ -267,8 +303,14 @@ func main() {
 		for _, n := range list {
 			buf := message(n)
 			dst := make([]byte, 0, n+16)
-			// Into a reused buffer: no allocation is timed.
-			ns := nsPerOp(func() { aead.Seal(dst[:0], gcmNonce, buf, gcmAD) }, target, rounds)
+			// Into a reused buffer: no allocation is timed. Each message under its own nonce.
+			nonce := make([]byte, 12)
+			seq := uint64(1)
+			ns := nsPerOp(func() {
+				messageNonce(nonce, seq)
+				seq++
+				aead.Seal(dst[:0], nonce, buf, gcmAD)
+			}, target, rounds)
 			out = append(out, ctrRecord{"go", "crypto/aes + cipher.NewGCM", "none", 8 * len(*keyHex) / 2, n, 1, ns})
 		}
 		json.NewEncoder(os.Stdout).Encode(out)

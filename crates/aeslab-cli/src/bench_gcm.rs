@@ -12,7 +12,7 @@ use crate::CliResult;
 use crate::cpu::{gcm_face_from, kib};
 use crate::markdown::table;
 use crate::progress::Progress;
-use crate::peers::gcm::{AD, GcmOpen, GcmPeer, Implementation, NONCE, implementations, key_and_seals, key_setups};
+use crate::peers::gcm::{AD, GcmOpen, GcmPeer, Implementation, NONCE, implementations, key_and_seals, key_setups, message_nonce};
 use crate::records::{KeyPerMessage, KeySetup, Opened, Record, Throughput, figure, noise_footnote, print_bench};
 
 #[derive(Args, Clone)]
@@ -104,7 +104,7 @@ pub fn measure(args: &BenchGcmArgs, progress: &Progress) -> Result<GcmBench, Str
             per_message.extend(key_per_message(&cal, plan, &key, bits, &args.sizes, progress)?);
         }
         progress.step(&format!("bench gcm: AES-{bits}, Go peer"));
-        match crate::peers::go::gcm(&key, &NONCE, AD, &args.sizes, args.out.quick, &cal) {
+        match crate::peers::go::gcm(&key, AD, &args.sizes, args.out.quick, &cal) {
             Ok(mut go) => {
                 records.append(&mut go);
                 // Opening only once sealing agreed with aeslab's.
@@ -134,22 +134,26 @@ fn throughput(i: &Implementation, bits: u32, size: usize, t: &Timing) -> Through
     }
 }
 
-/// Seals one `size`-byte message with every peer and checks each ciphertext and tag against
-/// the first's, then times the peers interleaved, each sealing its own copy of the message.
+/// Seals one `size`-byte message with every peer under [`NONCE`] and checks each ciphertext
+/// and tag against the first's, then times the peers interleaved, each sealing its own copy of
+/// the message, every seal under the next nonce ([`message_nonce`]) written just before it.
 /// `Err` holds the index of the first peer whose output differed.
 fn checked_seal_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut [&mut dyn GcmPeer]) -> Result<Vec<Timing>, usize> {
     let message = crate::peers::bench_message(size);
     let mut expect = message.clone();
-    let expect_tag = peers[0].seal(&mut expect);
+    let expect_tag = peers[0].seal(&NONCE, &mut expect);
     for (i, peer) in peers.iter_mut().enumerate() {
         let mut out = message.clone();
-        if peer.seal(&mut out) != expect_tag || out != expect {
+        if peer.seal(&NONCE, &mut out) != expect_tag || out != expect {
             return Err(i);
         }
     }
-    let mut jobs: Vec<(&mut dyn GcmPeer, Vec<u8>)> = peers.iter_mut().map(|peer| (&mut **peer, message.clone())).collect();
-    Ok(interleaved_each(cal, plan, &mut jobs, |(peer, buf)| {
-        std::hint::black_box(peer.seal(buf));
+    // Per peer: its buffer and the sequence number of its next message (1: 0 was the check's).
+    let mut jobs: Vec<(&mut dyn GcmPeer, Vec<u8>, u64)> = peers.iter_mut().map(|peer| (&mut **peer, message.clone(), 1)).collect();
+    Ok(interleaved_each(cal, plan, &mut jobs, |(peer, buf, seq)| {
+        let nonce = message_nonce(*seq);
+        *seq += 1;
+        std::hint::black_box(peer.seal(&nonce, buf));
     }))
 }
 
@@ -165,9 +169,9 @@ fn checked_seal_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut 
 fn checked_open_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut [&mut dyn GcmOpen]) -> Result<Vec<Timing>, usize> {
     let message = crate::peers::bench_message(size);
     let mut sealed = message.clone();
-    let sealed_tag = peers[0].seal(&mut sealed);
+    let sealed_tag = peers[0].seal(&NONCE, &mut sealed);
     let mut resealed = sealed.clone();
-    let message_tag = peers[0].seal(&mut resealed);
+    let message_tag = peers[0].seal(&NONCE, &mut resealed);
     if resealed != message {
         return Err(0);
     }
@@ -176,9 +180,9 @@ fn checked_open_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut 
     forged[15] ^= 0x80;
     for (i, peer) in peers.iter_mut().enumerate() {
         let mut buf = sealed.clone();
-        let refused = !peer.open(&mut sealed.clone(), &forged);
-        let opened = peer.open(&mut buf, &tags[0]) && buf == message;
-        let reopened = peer.open(&mut buf, &tags[1]) && buf == sealed;
+        let refused = !peer.open(&NONCE, &mut sealed.clone(), &forged);
+        let opened = peer.open(&NONCE, &mut buf, &tags[0]) && buf == message;
+        let reopened = peer.open(&NONCE, &mut buf, &tags[1]) && buf == sealed;
         if !(refused && opened && reopened) {
             return Err(i);
         }
@@ -187,7 +191,10 @@ fn checked_open_timings(cal: &Calibration, plan: Plan, size: usize, peers: &mut 
     let mut jobs: Vec<(&mut dyn GcmOpen, Vec<u8>, usize, bool)> = peers.iter_mut().map(|peer| (&mut **peer, sealed.clone(), 0, false)).collect();
     let tags = &tags;
     let timings = interleaved_each(cal, plan, &mut jobs, |(peer, buf, next, failed)| {
-        *failed |= !std::hint::black_box(peer.open(buf, &tags[*next]));
+        // The message's nonce, copied out of it as a receiver does (`black_box`: made at run
+        // time into this call's own array, not read from the constant).
+        let nonce = message_nonce(std::hint::black_box(0));
+        *failed |= !std::hint::black_box(peer.open(&nonce, buf, &tags[*next]));
         *next ^= 1;
     });
     match jobs.iter().position(|(_, _, _, failed)| *failed) {
@@ -415,14 +422,14 @@ mod tests {
     struct AcceptsAnyTag(Gcm);
 
     impl GcmPeer for AcceptsAnyTag {
-        fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-            GcmPeer::seal(&mut self.0, buf)
+        fn seal(&mut self, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
+            GcmPeer::seal(&mut self.0, nonce, buf)
         }
     }
 
     impl GcmOpen for AcceptsAnyTag {
-        fn open(&mut self, buf: &mut [u8], _tag: &[u8; 16]) -> bool {
-            GcmPeer::seal(&mut self.0, buf);
+        fn open(&mut self, nonce: &[u8; 12], buf: &mut [u8], _tag: &[u8; 16]) -> bool {
+            GcmPeer::seal(&mut self.0, nonce, buf);
             true
         }
     }

@@ -1,11 +1,13 @@
 //! The AES-CTR peers, measured in the same process as aeslab.
 //!
 //! Each is a streaming context set up once: every call encrypts the next `n` bytes in place,
-//! as aeslab's does. (aws-lc-rs exposes in-place CTR only per message, so its calls each start
-//! from the IV; its label says so.) The "per message" rows are what a user's crate does for
-//! each message under a fresh IV: `KeyIvInit::new(key, iv)` then `apply_keystream`, key set-up
-//! included, through the RustCrypto `cipher` 0.5 traits — aeslab's `AesCtr` and RustCrypto's
-//! `ctr` 0.10 over `aes` 0.9.
+//! as aeslab's does. (aws-lc-rs exposes in-place CTR only per message, so each of its calls
+//! starts a message; its label says so.) The "per message" rows are what a user's crate does
+//! for each message under a fresh IV: `KeyIvInit::new(key, iv)` then `apply_keystream`, key
+//! set-up included, through the RustCrypto `cipher` 0.5 traits — aeslab's `AesCtr` and
+//! RustCrypto's `ctr` 0.10 over `aes` 0.9. Every call that starts a message takes the next IV
+//! ([`message_iv`]), written just before it as a user's code does; the first is the IV itself,
+//! which the output check uses.
 
 use aws_lc_rs::cipher::{AES_128, AES_192, AES_256, EncryptingKey, EncryptionContext, UnboundCipherKey};
 use aws_lc_rs::iv::FixedLength;
@@ -107,6 +109,15 @@ fn in_place04<C: KeyIvInit04>(key: &[u8], iv: &[u8; 16]) {
     black_box(&C::new(GenericArray::from_slice(key), GenericArray::from_slice(iv)));
 }
 
+/// The IV of message `seq`: `seq`, big-endian, XORed into the IV's first 8 bytes (the nonce
+/// half), so every message's counter blocks start where the IV's do. Message 0's is `iv`.
+pub fn message_iv(iv: &[u8; 16], seq: u64) -> [u8; 16] {
+    let mut out = *iv;
+    let first: [u8; 8] = iv[..8].try_into().expect("8 bytes");
+    out[..8].copy_from_slice(&(u64::from_be_bytes(first) ^ seq).to_be_bytes());
+    out
+}
+
 /// The per-message rows' backend labels.
 pub const PER_MESSAGE_AESLAB: &str = "per message: AesCtr::new + apply_keystream";
 pub const PER_MESSAGE_RUSTCRYPTO: &str = "per message: ctr 0.10 + aes 0.9 new + apply_keystream";
@@ -136,6 +147,8 @@ impl CtrPeer for OpenSsl {
 pub struct AwsLc {
     key: EncryptingKey,
     iv: [u8; 16],
+    /// The next message's sequence number ([`message_iv`]).
+    seq: u64,
 }
 
 impl AwsLc {
@@ -146,13 +159,14 @@ impl AwsLc {
             _ => &AES_256,
         };
         let key = EncryptingKey::ctr(UnboundCipherKey::new(alg, key).expect("aws-lc key")).expect("aws-lc ctr");
-        AwsLc { key, iv: *iv }
+        AwsLc { key, iv: *iv, seq: 0 }
     }
 }
 
 impl CtrPeer for AwsLc {
     fn apply(&mut self, buf: &mut [u8]) {
-        let ctx = EncryptionContext::Iv128(FixedLength::from(self.iv));
+        let ctx = EncryptionContext::Iv128(FixedLength::from(message_iv(&self.iv, self.seq)));
+        self.seq += 1;
         self.key.less_safe_encrypt(buf, ctx).expect("aws-lc encrypt");
     }
 }
@@ -196,23 +210,28 @@ fn rustcrypto_current(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {
     }
 }
 
-/// A message at a time: each call sets up `C` from the key and IV and encrypts the buffer.
+/// A message at a time: each call sets up `C` from the key and the next message's IV and
+/// encrypts the buffer.
 struct PerMessage<C> {
     key: Vec<u8>,
     iv: [u8; 16],
+    /// The next message's sequence number ([`message_iv`]).
+    seq: u64,
     _c: core::marker::PhantomData<C>,
 }
 
 impl<C: KeyIvInit + StreamCipher> CtrPeer for PerMessage<C> {
     fn apply(&mut self, buf: &mut [u8]) {
         let key = cipher::Key::<C>::try_from(&self.key[..]).expect("key length of the type");
-        let iv = cipher::Iv::<C>::try_from(&self.iv[..]).expect("16-byte IV");
+        let iv = message_iv(&self.iv, self.seq);
+        self.seq += 1;
+        let iv = cipher::Iv::<C>::try_from(&iv[..]).expect("16-byte IV");
         C::new(&key, &iv).apply_keystream(buf);
     }
 }
 
 fn per_message<C: KeyIvInit + StreamCipher + 'static>(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {
-    Box::new(PerMessage::<C> { key: key.to_vec(), iv: *iv, _c: core::marker::PhantomData })
+    Box::new(PerMessage::<C> { key: key.to_vec(), iv: *iv, seq: 0, _c: core::marker::PhantomData })
 }
 
 fn per_message_aeslab(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {

@@ -1,18 +1,35 @@
 //! The AES-GCM peers, measured in the same process as aeslab: OpenSSL, aws-lc-rs, ring and
-//! RustCrypto `aes-gcm` (0.11 and 0.10), each keyed once and sealing (or opening) every message
-//! with the same nonce and AD. aeslab is measured twice: its native `Gcm`, and
+//! RustCrypto `aes-gcm` (0.11 and 0.10), each keyed once, sealing and opening with the AD
+//! [`AD`] under the nonce each call is given. aeslab is measured twice: its native `Gcm`, and
 //! `Aes128Gcm`/`Aes256Gcm` through the RustCrypto `aead` traits (`AeadInOut`), the way a user's
-//! crate calls it. (None keeps state between messages, and the fixed nonce lets each output be
-//! checked against the others. A nonce the caller writes just before each message costs more
-//! only where it is read back in pieces that its stores do not cover: aeslab reads it in 4-byte
-//! words for that reason, and in a loop that wrote the nonce's last 8 bytes before each 16-byte
-//! seal aes-gcm 0.11 and ring took 3–6% longer than with a fixed one; Zen 5, 2026-11-29.)
-
+//! crate calls it.
+//!
+//! Nonces: every implementation's output is first checked against the others under [`NONCE`];
+//! then each timed seal gets the next [`message_nonce`], written into a fresh array just before
+//! the call, as a user's record layer does. That matters: a nonce the caller has just written
+//! costs more where it is read back in pieces its stores do not cover (aeslab reads it in
+//! 4-byte words for that reason), and in a loop that wrote the nonce's last 8 bytes before each
+//! 16-byte seal, aes-gcm 0.11 and ring took 3–6% longer than with a fixed one (Zen 5,
+//! 2026-11-29). A timed open alternates one message's two states under one nonce (see
+//! `bench_gcm::checked_open_timings`), likewise written afresh before each call, as a receiver
+//! copies it out of the packet.
 use aeslab::aes::default_backend;
 use aeslab::ctr::FaceLevel;
 use aeslab::gcm::{Gcm, GhashImpl};
 
+/// The nonce every implementation's output is checked under, and the base of the timed
+/// messages' nonces ([`message_nonce`]).
 pub const NONCE: [u8; 12] = [0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xde, 0xca, 0xf8, 0x88];
+
+/// The nonce of message `seq` under one key, as TLS 1.3 and QUIC make theirs: the sequence
+/// number, big-endian, XORed into the last 8 bytes of a fixed IV ([`NONCE`], which is message
+/// 0's). The timed loops write it into a fresh array before every seal, as a user does.
+pub fn message_nonce(seq: u64) -> [u8; 12] {
+    let mut nonce = NONCE;
+    let last: [u8; 8] = nonce[4..].try_into().expect("8 bytes");
+    nonce[4..].copy_from_slice(&(u64::from_be_bytes(last) ^ seq).to_be_bytes());
+    nonce
+}
 pub const AD: &[u8] = b"sixteen byte AD!";
 
 /// The backend label of aeslab's row through the `aead` traits.
@@ -20,25 +37,25 @@ pub const TRAITS: &str = "aead traits";
 
 /// One GCM implementation, keyed once: seals a buffer in place and returns the tag.
 pub trait GcmPeer {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16];
+    fn seal(&mut self, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16];
 }
 
 /// A keyed implementation that also opens, as its users call it: checks `tag` over the
 /// ciphertext in `buf` and decrypts it in place. `false` when the tag does not verify (what
 /// `buf` then holds is the implementation's business).
 pub trait GcmOpen: GcmPeer {
-    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool;
+    fn open(&mut self, nonce: &[u8; 12], buf: &mut [u8], tag: &[u8; 16]) -> bool;
 }
 
 impl GcmPeer for Gcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        self.encrypt_in_place_detached(&NONCE, AD, buf).expect("valid nonce and length")
+    fn seal(&mut self, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
+        self.encrypt_in_place_detached(nonce, AD, buf).expect("valid nonce and length")
     }
 }
 
 impl GcmOpen for Gcm {
-    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
-        self.decrypt_in_place_detached(&NONCE, AD, buf, tag).is_ok()
+    fn open(&mut self, nonce: &[u8; 12], buf: &mut [u8], tag: &[u8; 16]) -> bool {
+        self.decrypt_in_place_detached(nonce, AD, buf, tag).is_ok()
     }
 }
 
@@ -50,15 +67,15 @@ struct OpenSslGcm {
 }
 
 impl GcmPeer for OpenSslGcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        openssl_seal(&mut self.seal, buf)
+    fn seal(&mut self, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
+        openssl_seal(&mut self.seal, nonce, buf)
     }
 }
 
 /// Seals `buf` with an EVP context keyed for sealing: the key was scheduled once, and each
 /// message sets only its nonce.
-fn openssl_seal(ctx: &mut openssl::cipher_ctx::CipherCtx, buf: &mut [u8]) -> [u8; 16] {
-    ctx.encrypt_init(None, None, Some(&NONCE)).expect("EVP_EncryptInit_ex");
+fn openssl_seal(ctx: &mut openssl::cipher_ctx::CipherCtx, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
+    ctx.encrypt_init(None, None, Some(nonce)).expect("EVP_EncryptInit_ex");
     ctx.cipher_update(AD, None).expect("AAD");
     let n = buf.len();
     ctx.cipher_update_inplace(buf, n).expect("EVP_EncryptUpdate");
@@ -69,11 +86,11 @@ fn openssl_seal(ctx: &mut openssl::cipher_ctx::CipherCtx, buf: &mut [u8]) -> [u8
 }
 
 impl GcmOpen for OpenSslGcm {
-    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+    fn open(&mut self, nonce: &[u8; 12], buf: &mut [u8], tag: &[u8; 16]) -> bool {
         let ctx = &mut self.open;
         let n = buf.len();
         // EVP_DecryptFinal_ex checks the tag set before it.
-        ctx.decrypt_init(None, None, Some(&NONCE)).is_ok()
+        ctx.decrypt_init(None, None, Some(nonce)).is_ok()
             && ctx.cipher_update(AD, None).is_ok()
             && ctx.cipher_update_inplace(buf, n).is_ok()
             && ctx.set_tag(tag).is_ok()
@@ -84,34 +101,34 @@ impl GcmOpen for OpenSslGcm {
 struct AwsLcGcm(aws_lc_rs::aead::LessSafeKey);
 
 impl GcmPeer for AwsLcGcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+    fn seal(&mut self, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
         use aws_lc_rs::aead::{Aad, Nonce};
-        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), buf).expect("seal");
+        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(*nonce), Aad::from(AD), buf).expect("seal");
         tag.as_ref().try_into().expect("16 bytes")
     }
 }
 
 impl GcmOpen for AwsLcGcm {
-    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+    fn open(&mut self, nonce: &[u8; 12], buf: &mut [u8], tag: &[u8; 16]) -> bool {
         use aws_lc_rs::aead::{Aad, Nonce};
-        self.0.open_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), tag, buf).is_ok()
+        self.0.open_in_place_separate_tag(Nonce::assume_unique_for_key(*nonce), Aad::from(AD), tag, buf).is_ok()
     }
 }
 
 struct RingGcm(ring::aead::LessSafeKey);
 
 impl GcmPeer for RingGcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+    fn seal(&mut self, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
         use ring::aead::{Aad, Nonce};
-        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), buf).expect("seal");
+        let tag = self.0.seal_in_place_separate_tag(Nonce::assume_unique_for_key(*nonce), Aad::from(AD), buf).expect("seal");
         tag.as_ref().try_into().expect("16 bytes")
     }
 }
 
 impl GcmOpen for RingGcm {
-    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+    fn open(&mut self, nonce: &[u8; 12], buf: &mut [u8], tag: &[u8; 16]) -> bool {
         use ring::aead::{Aad, Nonce, Tag};
-        self.0.open_in_place_separate_tag(Nonce::assume_unique_for_key(NONCE), Aad::from(AD), Tag::from(*tag), buf, 0..).is_ok()
+        self.0.open_in_place_separate_tag(Nonce::assume_unique_for_key(*nonce), Aad::from(AD), Tag::from(*tag), buf, 0..).is_ok()
     }
 }
 
@@ -120,15 +137,15 @@ impl GcmOpen for RingGcm {
 struct AeadInOutGcm<A>(Box<A>);
 
 impl<A: aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16>> GcmPeer for AeadInOutGcm<A> {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        let tag = self.0.encrypt_inout_detached(&NONCE.into(), AD, buf.into()).expect("seal");
+    fn seal(&mut self, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
+        let tag = self.0.encrypt_inout_detached(nonce.into(), AD, buf.into()).expect("seal");
         tag.into()
     }
 }
 
 impl<A: aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16>> GcmOpen for AeadInOutGcm<A> {
-    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
-        self.0.decrypt_inout_detached(&NONCE.into(), AD, buf.into(), &(*tag).into()).is_ok()
+    fn open(&mut self, nonce: &[u8; 12], buf: &mut [u8], tag: &[u8; 16]) -> bool {
+        self.0.decrypt_inout_detached(nonce.into(), AD, buf.into(), &(*tag).into()).is_ok()
     }
 }
 
@@ -145,9 +162,9 @@ enum RustCryptoGcm {
 }
 
 impl GcmPeer for RustCryptoGcm {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
+    fn seal(&mut self, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
         use aes_gcm::aead::AeadInPlace;
-        let nonce = aes_gcm::Nonce::from_slice(&NONCE);
+        let nonce = aes_gcm::Nonce::from_slice(nonce);
         let tag = match self {
             RustCryptoGcm::K128(c) => c.encrypt_in_place_detached(nonce, AD, buf),
             RustCryptoGcm::K256(c) => c.encrypt_in_place_detached(nonce, AD, buf),
@@ -157,9 +174,9 @@ impl GcmPeer for RustCryptoGcm {
 }
 
 impl GcmOpen for RustCryptoGcm {
-    fn open(&mut self, buf: &mut [u8], tag: &[u8; 16]) -> bool {
+    fn open(&mut self, nonce: &[u8; 12], buf: &mut [u8], tag: &[u8; 16]) -> bool {
         use aes_gcm::aead::AeadInPlace;
-        let nonce = aes_gcm::Nonce::from_slice(&NONCE);
+        let nonce = aes_gcm::Nonce::from_slice(nonce);
         let tag = aes_gcm::Tag::from_slice(tag);
         match self {
             RustCryptoGcm::K128(c) => c.decrypt_in_place_detached(nonce, AD, buf, tag),
@@ -242,28 +259,28 @@ pub fn implementations(key: &[u8]) -> Result<Vec<Implementation>, String> {
 
 /// A key made, one message sealed with it, the key dropped: what `bench gcm
 /// --key-per-message` times. Returns the tag.
-pub type KeyAndSeal = Box<dyn FnMut(&mut [u8]) -> [u8; 16]>;
+pub type KeyAndSeal = Box<dyn FnMut(&[u8; 12], &mut [u8]) -> [u8; 16]>;
 
 /// A key-per-message job seals like a keyed peer: it makes its key inside.
 impl GcmPeer for KeyAndSeal {
-    fn seal(&mut self, buf: &mut [u8]) -> [u8; 16] {
-        self(buf)
+    fn seal(&mut self, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
+        self(nonce, buf)
     }
 }
 
 /// Each current implementation as a user with a key per message runs it: its name, its backend
-/// label and a job that keys it with `key`, seals one message (the throughput rows' nonce and
-/// AD) and drops the key. aeslab and RustCrypto's aes-gcm 0.11 through the `aead` traits, with
+/// label and a job that keys it with `key`, seals one message under the nonce it is given (and
+/// the throughput rows' AD) and drops the key. aeslab and RustCrypto's aes-gcm 0.11 through the `aead` traits, with
 /// the key object on the stack; ring, aws-lc-rs and OpenSSL through their own APIs.
 pub fn key_and_seals(key: &[u8]) -> Vec<(&'static str, &'static str, KeyAndSeal)> {
     let k = key.to_vec();
     let mut v: Vec<(&'static str, &'static str, KeyAndSeal)> = Vec::new();
     v.push(("aeslab", TRAITS, traits_key_and_seal::<aeslab::gcm::Aes128Gcm, aeslab::gcm::Aes256Gcm>(key)));
     let kk = k.clone();
-    v.push(("openssl", "evp", Box::new(move |buf| openssl_seal(&mut openssl_key(&kk).expect("OpenSSL key"), buf))));
+    v.push(("openssl", "evp", Box::new(move |nonce, buf| openssl_seal(&mut openssl_key(&kk).expect("OpenSSL key"), nonce, buf))));
     let kk = k.clone();
-    v.push(("aws-lc-rs", "aws-lc", Box::new(move |buf| AwsLcGcm(aws_lc_key(&kk).expect("aws-lc key")).seal(buf))));
-    v.push(("ring", "ring 0.17", Box::new(move |buf| RingGcm(ring_key(&k).expect("ring key")).seal(buf))));
+    v.push(("aws-lc-rs", "aws-lc", Box::new(move |nonce, buf| AwsLcGcm(aws_lc_key(&kk).expect("aws-lc key")).seal(nonce, buf))));
+    v.push(("ring", "ring 0.17", Box::new(move |nonce, buf| RingGcm(ring_key(&k).expect("ring key")).seal(nonce, buf))));
     v.push(("rustcrypto", "aes-gcm 0.11", traits_key_and_seal::<aes_gcm011::Aes128Gcm, aes_gcm011::Aes256Gcm>(key)));
     v
 }
@@ -275,14 +292,14 @@ where
     A128: aead::KeyInit<KeySize = aead::consts::U16> + aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16> + 'static,
     A256: aead::KeyInit<KeySize = aead::consts::U32> + aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16> + 'static,
 {
-    fn seal<A: aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16>>(a: &A, buf: &mut [u8]) -> [u8; 16] {
-        a.encrypt_inout_detached(&NONCE.into(), AD, buf.into()).expect("seal").into()
+    fn seal<A: aead::AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16>>(a: &A, nonce: &[u8; 12], buf: &mut [u8]) -> [u8; 16] {
+        a.encrypt_inout_detached(nonce.into(), AD, buf.into()).expect("seal").into()
     }
     let key128: Option<[u8; 16]> = key.try_into().ok();
     let key256: Option<[u8; 32]> = key.try_into().ok();
-    Box::new(move |buf| match (key128, key256) {
-        (Some(k), _) => seal(&A128::new(&k.into()), buf),
-        (_, Some(k)) => seal(&A256::new(&k.into()), buf),
+    Box::new(move |nonce, buf| match (key128, key256) {
+        (Some(k), _) => seal(&A128::new(&k.into()), nonce, buf),
+        (_, Some(k)) => seal(&A256::new(&k.into()), nonce, buf),
         _ => unreachable!("bench gcm takes 128- and 256-bit keys"),
     })
 }

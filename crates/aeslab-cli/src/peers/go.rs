@@ -85,16 +85,24 @@ fn size_list(sizes: &[usize]) -> String {
     sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
 }
 
-/// Go's crypto/aes + crypto/cipher CTR for AES-`key.len()*8`: its output is checked against
-/// OpenSSL's first, and its wall-clock ns are converted with this run's calibration.
+/// Go's crypto/aes + crypto/cipher CTR for AES-`key.len()*8`, a message per call, each under
+/// its own IV: its output is checked against OpenSSL's first (under `iv` and under message 1's
+/// IV, [`super::ctr::message_iv`]), and its wall-clock ns are converted with this run's
+/// calibration.
 pub fn ctr(key: &[u8], iv: &[u8; 16], sizes: &[usize], quick: bool, cal: &Calibration) -> Result<Vec<Throughput>, String> {
     let bin = binary(false)?;
     let bits = key.len() as u32 * 8;
     let (key_hex, iv_hex) = (hex::encode(key), hex::encode(iv));
     let check = run(&bin, &["ctr-check", "-key", &key_hex, "-iv", &iv_hex, "-size", "1000"])?;
-    let mut expect = super::bench_message(1000);
-    OpenSsl::new(key, iv).apply(&mut expect);
-    if check.trim() != hex::encode(&expect) {
+    let expect: Vec<String> = [*iv, super::ctr::message_iv(iv, 1)]
+        .iter()
+        .map(|iv| {
+            let mut out = super::bench_message(1000);
+            OpenSsl::new(key, iv).apply(&mut out);
+            hex::encode(out)
+        })
+        .collect();
+    if !check.lines().map(str::trim).eq(expect.iter().map(String::as_str)) {
         return Err(format!("its AES-{bits}-CTR output differs from OpenSSL's"));
     }
     let sizes = size_list(sizes);
@@ -105,16 +113,20 @@ pub fn ctr(key: &[u8], iv: &[u8; 16], sizes: &[usize], quick: bool, cal: &Calibr
     throughput(&run(&bin, &argv)?, bits, cal)
 }
 
-/// Go's crypto/aes + cipher.NewGCM, sealing with `nonce` and `ad` as the Go peer does: its
-/// output is checked against aeslab's first.
-pub fn gcm(key: &[u8], nonce: &[u8; 12], ad: &[u8], sizes: &[usize], quick: bool, cal: &Calibration) -> Result<Vec<Throughput>, String> {
+/// Go's crypto/aes + cipher.NewGCM, sealing with `ad`, each message under its own nonce as
+/// [`super::gcm::message_nonce`] makes them: its output is checked against aeslab's first,
+/// under message 0's and message 1's nonces.
+pub fn gcm(key: &[u8], ad: &[u8], sizes: &[usize], quick: bool, cal: &Calibration) -> Result<Vec<Throughput>, String> {
     let bin = binary(false)?;
     let bits = key.len() as u32 * 8;
     let key_hex = hex::encode(key);
     let check = run(&bin, &["gcm-check", "-key", &key_hex, "-size", "1000"])?;
     let gcm = Gcm::new(key).map_err(|e| e.to_string())?;
-    let expect = gcm.seal(nonce, ad, &super::bench_message(1000)).map_err(|e| e.to_string())?;
-    if check.trim() != hex::encode(&expect) {
+    let mut expect = Vec::new();
+    for seq in [0, 1] {
+        expect.push(hex::encode(gcm.seal(&super::gcm::message_nonce(seq), ad, &super::bench_message(1000)).map_err(|e| e.to_string())?));
+    }
+    if !check.lines().map(str::trim).eq(expect.iter().map(String::as_str)) {
         return Err(format!("its AES-{bits}-GCM output differs from aeslab's"));
     }
     let sizes = size_list(sizes);
