@@ -249,3 +249,19 @@ fn per_message_rustcrypto(key: &[u8], iv: &[u8; 16]) -> Box<dyn CtrPeer> {
         _ => per_message::<ctr010::Ctr128BE<aes09::Aes256>>(key, iv),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::message_iv;
+
+    /// Message 0's IV is the IV; later ones differ in the first 8 bytes (the nonce half) by the
+    /// sequence number, big-endian, so each message's counter starts where the IV's does.
+    #[test]
+    fn message_ivs_change_the_nonce_half_only() {
+        let iv: [u8; 16] = core::array::from_fn(|i| 0x10 + i as u8);
+        assert_eq!(message_iv(&iv, 0), iv);
+        let second = message_iv(&iv, 0x0102);
+        assert_eq!(second[..8], [0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x17, 0x15]);
+        assert_eq!(second[8..], iv[8..]);
+    }
+}
