@@ -261,12 +261,12 @@ func main() {
 			buf := message(n)
 			// The key is expanded once; each call starts a message under its own IV.
 			block, _ := aes.NewCipher(ctrKey)
-			messageIv := make([]byte, 16)
+			msgIV := make([]byte, 16)
 			seq := uint64(1)
 			ns := nsPerOp(func() {
-				messageIV(messageIv, iv, seq)
+				messageIV(msgIV, iv, seq)
 				seq++
-				cipher.NewCTR(block, messageIv).XORKeyStream(buf, buf)
+				cipher.NewCTR(block, msgIV).XORKeyStream(buf, buf)
 			}, target, rounds)
 			out = append(out, ctrRecord{"go", "crypto/aes + cipher.NewCTR", "none", 8 * len(ctrKey), n, 1, ns})
 		}

@@ -13,6 +13,7 @@
 //! 2026-11-29). A timed open alternates one message's two states under one nonce (see
 //! `bench_gcm::checked_open_timings`), likewise written afresh before each call, as a receiver
 //! copies it out of the packet.
+
 use aeslab::aes::default_backend;
 use aeslab::ctr::FaceLevel;
 use aeslab::gcm::{Gcm, GhashImpl};
@@ -30,6 +31,7 @@ pub fn message_nonce(seq: u64) -> [u8; 12] {
     nonce[4..].copy_from_slice(&(u64::from_be_bytes(last) ^ seq).to_be_bytes());
     nonce
 }
+
 pub const AD: &[u8] = b"sixteen byte AD!";
 
 /// The backend label of aeslab's row through the `aead` traits.
@@ -270,8 +272,9 @@ impl GcmPeer for KeyAndSeal {
 
 /// Each current implementation as a user with a key per message runs it: its name, its backend
 /// label and a job that keys it with `key`, seals one message under the nonce it is given (and
-/// the throughput rows' AD) and drops the key. aeslab and RustCrypto's aes-gcm 0.11 through the `aead` traits, with
-/// the key object on the stack; ring, aws-lc-rs and OpenSSL through their own APIs.
+/// the throughput rows' AD) and drops the key. aeslab and RustCrypto's aes-gcm 0.11 through the
+/// `aead` traits, with the key object on the stack; ring, aws-lc-rs and OpenSSL through their
+/// own APIs.
 pub fn key_and_seals(key: &[u8]) -> Vec<(&'static str, &'static str, KeyAndSeal)> {
     let k = key.to_vec();
     let mut v: Vec<(&'static str, &'static str, KeyAndSeal)> = Vec::new();
