@@ -95,21 +95,23 @@ pub fn zmm_aes_full_rate() -> bool {
 
 /// A yes-or-no question about this CPU, answered on the first call and kept in an atomic byte
 /// (0: not yet asked, 1: yes, 2: no), so that later calls are one load and one compare; the
-/// first call's look-up is out of line. [`has`] looks its features up on every call: the
-/// detected bits, then `AESLAB_CPU_MASK`'s list behind a `OnceLock`. Asked that way at every
+/// first call's look-up is out of line. Every ISA token's detection keeps its answer in one
+/// (`simd::isa!`), and so do [`zmm_aes_full_rate`] and [`zmm_clmul_apart_from_aes`]. [`has`]
+/// looks its features up on every call: the detected bits, then `AESLAB_CPU_MASK`'s list
+/// behind a `OnceLock`. Asked that way at every
 /// stream call of 16 blocks or more ([`crate::ctr::face_min_call_blocks`]), it made 256-byte
 /// calls with FACE asked for (the default) 13–19% slower than without (`vaes512`, Zen 5,
 /// 2026-11-29). The answers cannot change while the process runs: the detection is fixed, and
 /// the mask is read once.
-struct Found(AtomicU8);
+pub(crate) struct Found(AtomicU8);
 
 impl Found {
-    const fn new() -> Found {
+    pub(crate) const fn new() -> Found {
         Found(AtomicU8::new(0))
     }
 
     #[inline(always)]
-    fn get(&self, find: fn() -> bool) -> bool {
+    pub(crate) fn get(&self, find: fn() -> bool) -> bool {
         match self.0.load(Ordering::Relaxed) {
             0 => self.first(find),
             v => v == 1,

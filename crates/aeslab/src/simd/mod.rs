@@ -148,23 +148,15 @@ macro_rules! isa {
 
             #[inline]
             fn detect() -> Option<Self> {
-                // Detected once (0: not yet, 1: present, 2: absent): a token is one load away.
-                // The first call's detection is out of line, so that what callers inline is
-                // the load and the compare (inline, the feature checks made functions that
-                // merely ask for a token too big to inline: a call per AES-GCM key).
-                static SEEN: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
-                #[cold]
-                #[inline(never)]
-                fn first() -> u8 {
-                    let v = if $detect { 1 } else { 2 };
-                    SEEN.store(v, core::sync::atomic::Ordering::Relaxed);
-                    v
+                // Detected once and kept (`cpu::Found`): a token is one load away. The first
+                // call's detection is out of line, so that what callers inline is the load and
+                // the compare (inline, the feature checks made functions that merely ask for a
+                // token too big to inline: a call per AES-GCM key).
+                fn detected() -> bool {
+                    $detect
                 }
-                let seen = match SEEN.load(core::sync::atomic::Ordering::Relaxed) {
-                    0 => first(),
-                    v => v,
-                };
-                if seen == 1 { Some($name(())) } else { None }
+                static SEEN: $crate::cpu::Found = $crate::cpu::Found::new();
+                if SEEN.get(detected) { Some($name(())) } else { None }
             }
 
             #[inline(always)]
