@@ -251,7 +251,7 @@ pub(crate) unsafe fn absorb_block<V: ClmulReg>(h1: &Block, a: V::Lane, b: &Block
 #[inline(always)]
 pub(crate) unsafe fn absorb_register<V: ClmulReg>(h1: &Block, a: V::Lane, b: V::Lane) -> V::Lane {
     unsafe {
-        let mut s = Sum { lo: V::Lane::zero(), mid: V::Lane::zero(), hi: V::Lane::zero() };
+        let mut s = Sum::<V::Lane>::zero();
         mul_add(&mut s, b.byte_reverse().xor(a), V::Lane::load(h1));
         reduce(s)
     }
