@@ -113,8 +113,8 @@ fn in_place04<C: KeyIvInit04>(key: &[u8], iv: &[u8; 16]) {
 /// half), so every message's counter blocks start where the IV's do. Message 0's is `iv`.
 pub fn message_iv(iv: &[u8; 16], seq: u64) -> [u8; 16] {
     let mut out = *iv;
-    let first: [u8; 8] = iv[..8].try_into().expect("8 bytes");
-    out[..8].copy_from_slice(&(u64::from_be_bytes(first) ^ seq).to_be_bytes());
+    let first: &mut [u8; 8] = (&mut out[..8]).try_into().expect("8 bytes");
+    super::xor_sequence_number(first, seq);
     out
 }
 

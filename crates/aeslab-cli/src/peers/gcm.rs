@@ -27,8 +27,8 @@ pub const NONCE: [u8; 12] = [0xca, 0xfe, 0xba, 0xbe, 0xfa, 0xce, 0xdb, 0xad, 0xd
 /// 0's). The timed loops write it into a fresh array before every seal, as a user does.
 pub fn message_nonce(seq: u64) -> [u8; 12] {
     let mut nonce = NONCE;
-    let last: [u8; 8] = nonce[4..].try_into().expect("8 bytes");
-    nonce[4..].copy_from_slice(&(u64::from_be_bytes(last) ^ seq).to_be_bytes());
+    let last: &mut [u8; 8] = (&mut nonce[4..]).try_into().expect("8 bytes");
+    super::xor_sequence_number(last, seq);
     nonce
 }
 

@@ -22,3 +22,9 @@ pub fn fill(n: usize, mul: usize, add: usize) -> Vec<u8> {
 pub fn bench_message(size: usize) -> Vec<u8> {
     fill(size, 7, 3)
 }
+
+/// `seq`, big-endian, XORed into the 8 bytes `eight`: how the benches make a message's nonce
+/// or IV from a fixed one (TLS 1.3's construction; `gcm::message_nonce`, `ctr::message_iv`).
+pub fn xor_sequence_number(eight: &mut [u8; 8], seq: u64) {
+    *eight = (u64::from_be_bytes(*eight) ^ seq).to_be_bytes();
+}
