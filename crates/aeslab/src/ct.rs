@@ -17,6 +17,19 @@ pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     core::hint::black_box(acc) == 0
 }
 
+/// Whether `tag` equals the first `tag.len()` bytes of `expected`, reading all of them
+/// whatever they hold. A full 16-byte tag (the usual one) is compared as two 128-bit integers
+/// in registers: through [`constant_time_eq`], a loop over the tag stored to the stack, a
+/// 16-byte AES-GCM open through the `aead` traits took 79–85 TSC ticks on Zen 5, and 53–54
+/// this way (a user's crate, 2026-11-29). The branch is on the length, which is public.
+#[inline(always)]
+pub(crate) fn tag_matches(expected: &[u8; 16], tag: &[u8]) -> bool {
+    match <&[u8; 16]>::try_from(tag) {
+        Ok(full) => core::hint::black_box(u128::from_ne_bytes(*expected) ^ u128::from_ne_bytes(*full)) == 0,
+        Err(_) => constant_time_eq(&expected[..tag.len()], tag),
+    }
+}
+
 /// Overwrites `data` (bytes, or the key schedule's words) with zeros in a way the compiler may
 /// not remove.
 ///

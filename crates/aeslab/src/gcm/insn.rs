@@ -51,9 +51,8 @@ use crate::aes::{AesInsn, AnyAes};
 use crate::aes::key_schedule::{MAX_ROUNDS, RoundKeys};
 use crate::ctr::{Counter, TABLE_OVERHANG};
 use crate::ctr::insn::segment_constant;
-use crate::ghash::POWERS;
 use crate::ghash::clmul::{GROUP, HALVES_SPACE, Sum, absorb_block, absorb_group, absorb_register, absorb_tail, absorb_tail_register, group_register, karatsuba_halves, update_blocks};
-use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl};
+use crate::ghash::{ClmulIsa, ClmulReg, GhashImpl, Powers};
 use crate::simd::{BlockIsa, Kernel, MAX_LANES, Reg, RegisterSpace, copy_bytes, mask_reaches_next_page, read_u128};
 
 // An AES group and a GHASH group are the same registers: one hashed per AES group.
@@ -712,11 +711,12 @@ unsafe fn encrypt_j0<L: AesRound, const NR: usize>(keys: &RoundKeys, j0: u128) -
 
 /// `acc` after the whole `blocks`, through the general GHASH body.
 #[inline(always)]
-unsafe fn hash_blocks<R: ClmulReg>(powers: &[Block; POWERS], acc: R::Lane, blocks: &[Block]) -> R::Lane {
+unsafe fn hash_blocks<R: ClmulReg>(powers: Powers<'_>, acc: R::Lane, blocks: &[Block]) -> R::Lane {
     unsafe {
         let mut bytes = [0u8; 16];
         acc.store(&mut bytes);
-        update_blocks::<R>(powers, &mut bytes, blocks);
+        // A whole group's powers when there is one, else one per block.
+        update_blocks::<R>(powers.last(blocks.len().min(GROUP * R::LANES)), &mut bytes, blocks);
         let acc = <R::Lane as Reg>::load(&bytes);
         crate::ct::wipe(&mut bytes);
         acc
@@ -729,7 +729,7 @@ unsafe fn hash_blocks<R: ClmulReg>(powers: &[Block; POWERS], acc: R::Lane, block
 /// after a tail of a whole group of blocks less a few bytes, is left out, to be hashed on its
 /// own (the flag says it is in).
 #[inline(always)]
-unsafe fn tail_in_registers<'a, R: ClmulReg>(powers: &[Block; POWERS], ct: &'a [R; IN_FLIGHT], rest: usize, lengths: &Block) -> (TailInRegisters<'a, R>, bool) {
+unsafe fn tail_in_registers<'a, R: ClmulReg>(powers: Powers<'_>, ct: &'a [R; IN_FLIGHT], rest: usize, lengths: &Block) -> (TailInRegisters<'a, R>, bool) {
     unsafe {
         let nblocks = rest.div_ceil(16);
         let with_lengths = nblocks < IN_FLIGHT * R::LANES;
@@ -740,17 +740,17 @@ unsafe fn tail_in_registers<'a, R: ClmulReg>(powers: &[Block; POWERS], ct: &'a [
         let everywhere = R::broadcast(lengths);
         let in_lane = everywhere.keep_bytes(16 * (lane + 1)).xor(everywhere.keep_bytes(16 * lane));
         let extra = if with_lengths { (r, in_lane) } else { (GROUP, R::zero()) };
-        (TailInRegisters { h: powers.as_ptr().add(POWERS - m), m, ct, extra }, with_lengths)
+        (TailInRegisters { h: powers.power(m), m, ct, extra }, with_lengths)
     }
 }
 
 /// `acc` after a message's tail in registers and the lengths block ([`tail_in_registers`]).
 #[inline(always)]
-unsafe fn hash_tail<R: ClmulReg>(powers: &[Block; POWERS], acc: R::Lane, ct: &[R; IN_FLIGHT], rest: usize, lengths: &Block) -> R::Lane {
+unsafe fn hash_tail<R: ClmulReg>(powers: Powers<'_>, acc: R::Lane, ct: &[R; IN_FLIGHT], rest: usize, lengths: &Block) -> R::Lane {
     unsafe {
         let (tail, with_lengths) = tail_in_registers::<R>(powers, ct, rest, lengths);
         let acc = absorb_tail::<R>(tail.h, tail.m, acc, ct, tail.extra);
-        if with_lengths { acc } else { absorb_block::<R>(&powers[POWERS - 1], acc, lengths) }
+        if with_lengths { acc } else { absorb_block::<R>(powers.h1(), acc, lengths) }
     }
 }
 
@@ -855,7 +855,9 @@ where
         // 3's ymm (2026-11-28, the builds interleaved in one process, medians of five runs) a
         // seal of 16 to 128 bytes went 1.01–1.06× faster; at 256 bytes, a whole group, which
         // makes its halves as before, 1.00× with AES-128 and 0.98× with AES-256.
-        let h = powers.as_ptr().add(POWERS - g);
+        // H^g … H^1: made for a message with a whole group; a shorter one may have only
+        // H^16 … H^1, and reads none of the group's.
+        let h = powers.power(g);
         let mut halves_space = RegisterSpace::<HALVES_SPACE>::uninit();
         let halves: &mut [Block] = if full > 0 { karatsuba_halves::<R>(h, &mut halves_space) } else { &mut [] };
         // (Dangling when empty: then nothing reads it, as nothing hashes a whole group.)
@@ -871,7 +873,7 @@ where
 
         // The AD, its last block zero-padded. One block at a time (a short AD: TLS's 13 bytes,
         // the benches' 16) in registers; more through the general GHASH body.
-        let h1 = &powers[POWERS - 1];
+        let h1 = powers.h1();
         let (ad_blocks, ad_tail) = ad.as_chunks::<16>();
         let mut acc = <R::Lane as Reg>::zero();
         match ad_blocks {
@@ -1004,7 +1006,8 @@ where
 /// CTR, from `inc32(j0)`.
 pub(crate) struct Message<'a, S> {
     pub(crate) keys: &'a RoundKeys,
-    pub(crate) powers: &'a [Block; POWERS],
+    /// H^n … H^1, as many as the message reads (`GhashKey::powers_for`).
+    pub(crate) powers: Powers<'a>,
     pub(crate) face: Option<(usize, &'a [Block])>,
     pub(crate) j0: u128,
     pub(crate) ad: &'a [u8],

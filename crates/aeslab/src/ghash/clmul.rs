@@ -19,7 +19,8 @@
 
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
-use super::{Available, GhashKey, POWERS};
+use super::table::{HALF, PowerTable};
+use super::{Available, GhashImpl, GhashKey, POWERS};
 use crate::Block;
 use crate::simd::{BlockIsa, MAX_LANES, Reg, RegisterSpace, load_blocks, mask_reaches_next_page};
 
@@ -305,14 +306,15 @@ pub(crate) unsafe fn absorb_tail_register<V: ClmulReg>(s: &mut Sum<V>, h: *const
 /// VPMASKMOVQ), so ymm keeps one block per register.
 const WIDE_TAIL_FROM: usize = 8;
 
-/// GHASH over whole blocks. `powers` holds H^n … H^1 (n = `powers.len()` ≥ `GROUP × LANES`)
-/// as reversed-polynomial integers in little-endian byte order, ready to load; `acc` likewise.
+/// GHASH over whole blocks. `powers` holds H^n … H^1 (n = `powers.len()`, at least
+/// `GROUP × LANES` or else at least the number of blocks) as reversed-polynomial integers in
+/// little-endian byte order, ready to load; `acc` likewise.
 #[inline(always)]
 pub(crate) unsafe fn update_blocks<V: ClmulReg>(powers: &[Block], acc: &mut Block, blocks: &[Block]) {
     unsafe {
         let group = GROUP * V::LANES;
         let n = powers.len();
-        debug_assert!(n >= group);
+        debug_assert!(n >= group.min(blocks.len()));
         let mut a = V::Lane::load(acc);
         let mut chunks = blocks.chunks_exact(group);
         for chunk in &mut chunks {
@@ -386,7 +388,8 @@ unsafe fn doubled<V: ClmulReg>(hp: V, last: V) -> V {
 }
 
 /// H^n … H^1 in stored form in the last `n = GROUP × LANES` slots (the powers this width's
-/// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored form. In stages: the
+/// groups use; the slots before stay zero), from `h1` = H·x^-1 in stored form; on zmm only
+/// H^16 … H^1, the rest made later ([`upper_powers_in_kernel`]). In stages: the
 /// powers in (p, 2p] are H^(k−p)·H^p for p = 1, 2, 4, …, so a stage's products are independent
 /// (log2(n) multiplies of latency rather than n − 1), and once a stage has at least `LANES` of
 /// them they go a whole register at a time.
@@ -411,10 +414,10 @@ unsafe fn doubled<V: ClmulReg>(hp: V, last: V) -> V {
 /// takes one per 2 cycles: reduced by shifts and XORs instead (six qword shifts left, three
 /// right, two lane byte shifts), which leaves the multiplier to the products, `Aes128Gcm::new`
 /// took 144–146 ticks rather than 115–119, and 130–134 with shifts for the squares alone
-/// (Zen 5, alternating runs, 2026-11-26): the shifts' chain is the longer. The last stage
-/// alone is bound by the multiplier: a build without it (wrong output) took 92–97 ticks, so
-/// its 20 multiplies cost about 40 cycles, one per 2 cycles. Yet with shifts for its four
-/// reductions alone, the set-up took 122–127 ticks.
+/// (Zen 5, alternating runs, 2026-11-26): the shifts' chain is the longer. zmm's last stage
+/// alone is bound by the multiplier: a build without it took 92–97 ticks, so its 20 multiplies
+/// cost about 40 cycles, one per 2 cycles. With shifts for its four reductions alone, the
+/// set-up took 122–127 ticks. So that stage moved out of the key set-up (`table.rs`).
 ///
 /// # Safety
 /// Only inside a kernel entered under an ISA with `V`'s carry-less multiply (each GHASH's
@@ -456,12 +459,40 @@ pub(crate) unsafe fn powers_in_kernel<V: ClmulReg>(h1: V::Lane) -> [Block; POWER
         let hp = doubled(hp, r1);
         let (r2, r3) = (mul_stored(r0, hp), mul_stored(r1, hp));
         let hp = doubled(hp, r3);
-        let (r4, r5, r6, r7) = (mul_stored(r0, hp), mul_stored(r1, hp), mul_stored(r2, hp), mul_stored(r3, hp));
-        for (i, r) in [r0, r1, r2, r3, r4, r5, r6, r7].into_iter().enumerate() {
+        for (i, r) in [r0, r1, r2, r3].into_iter().enumerate() {
             r.store(out.add(top - (i + 1) * V::LANES));
+        }
+        // zmm's last four registers (H^32 … H^17) wait for the first message that reads them
+        // (`table.rs`); narrower widths make theirs here.
+        if GROUP * V::LANES <= HALF {
+            let (r4, r5, r6, r7) = (mul_stored(r0, hp), mul_stored(r1, hp), mul_stored(r2, hp), mul_stored(r3, hp));
+            for (i, r) in [r4, r5, r6, r7].into_iter().enumerate() {
+                r.store(out.add(top - (i + 5) * V::LANES));
+            }
         }
     }
     powers
+}
+
+/// H^32 … H^17 into the upper half of `table` (H^k at `POWERS − k`) from H^16 … H^1 in its
+/// lower half: the last stage of [`powers_in_kernel`] on zmm, registers 4 … 7 of the group as
+/// registers 0 … 3 times H^16 in every lane, made by the first message that reads them.
+///
+/// # Safety
+/// Only inside a kernel entered under an ISA with `V`'s carry-less multiply, `V` of 4 lanes;
+/// `table` points at POWERS blocks whose lower half holds the powers, and no other thread
+/// reads or writes its upper half meanwhile.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // Only x86 has zmm.
+pub(crate) unsafe fn upper_powers_in_kernel<V: ClmulReg>(table: *mut Block) {
+    debug_assert_eq!(GROUP * V::LANES, POWERS);
+    unsafe {
+        let hp = V::broadcast_lane(V::Lane::load(table.add(POWERS - HALF)));
+        for i in 0..GROUP / 2 {
+            let r = V::load(table.add(POWERS - (i + 1) * V::LANES));
+            mul_stored(r, hp).store(table.add(POWERS - (i + 1 + GROUP / 2) * V::LANES));
+        }
+    }
 }
 
 impl GhashKey {
@@ -480,7 +511,7 @@ impl GhashKey {
         // SAFETY: as above.
         GhashKey {
             h: u128::from_be_bytes(*h),
-            powers: unsafe { powers_in_kernel::<V>(h1) },
+            powers: PowerTable::new(unsafe { powers_in_kernel::<V>(h1) }, imp.imp != GhashImpl::Vpclmul512),
             imp: imp.imp,
             clmul: imp.clmul,
             stitched_schoolbook: imp.stitched_schoolbook,

@@ -12,6 +12,7 @@ mod aarch64;
 #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]
 pub(crate) mod clmul;
 mod portable;
+mod table;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -20,12 +21,15 @@ use aarch64::Carryless;
 #[cfg(target_arch = "x86_64")]
 use x86::Carryless;
 
+use core::mem::MaybeUninit;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use zeroize::Zeroize;
 
 use crate::Block;
 pub(crate) use clmul::{ClmulIsa, ClmulReg};
+pub(crate) use table::{Powers, Spare};
+use table::{HALF, PowerTable};
 
 /// How GHASH multiplies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -175,6 +179,11 @@ impl Carryless {
     fn powers(self, _h1: u128) -> [Block; POWERS] {
         match self {}
     }
+    // `unsafe` for the signature the other architectures' tokens have (this type has no value).
+    #[allow(unsafe_code)]
+    unsafe fn upper_powers(self, _table: *mut Block) {
+        match self {}
+    }
 }
 
 /// `p·x^-1` in GCM's field, on the spec's integers (bit 127 is the coefficient of x^0): a
@@ -190,7 +199,8 @@ fn times_inverse_x(p: u128) -> u128 {
 pub(crate) const POWERS: usize = 32;
 
 /// A GHASH key: H and, for the carry-less implementations, H^32 … H^1 (each times x^-1)
-/// ready to load, with the token that runs them. Immutable once made; wiped on drop.
+/// ready to load, with the token that runs them. Immutable once made, but for zmm's upper
+/// powers, made once by the first message that reads them (`table.rs`); wiped on drop.
 ///
 /// The powers come first and the key is aligned to 64 bytes, so a zmm register of them (a
 /// stitched AES-GCM loop loads eight every group) never spans two cache lines, wherever the
@@ -198,7 +208,7 @@ pub(crate) const POWERS: usize = 32;
 #[derive(Clone)]
 #[repr(C, align(64))]
 pub(crate) struct GhashKey {
-    powers: [Block; POWERS],
+    powers: PowerTable,
     h: u128,
     imp: GhashImpl,
     clmul: Option<Carryless>,
@@ -220,7 +230,7 @@ impl Drop for GhashKey {
         // Only the powers this width wrote: the slots before them were never anything but zero
         // (half the stores for ymm, a quarter for xmm).
         let used = self.imp.powers_used();
-        crate::ct::wipe(self.powers[POWERS - used..].as_flattened_mut());
+        crate::ct::wipe(self.powers.get_mut()[POWERS - used..].as_flattened_mut());
     }
 }
 
@@ -240,7 +250,7 @@ impl GhashKey {
         let h = u128::from_be_bytes(*h);
         GhashKey {
             h,
-            powers: powers(imp.clmul, times_inverse_x(h)),
+            powers: PowerTable::new(powers(imp.clmul, times_inverse_x(h)), imp.imp != GhashImpl::Vpclmul512),
             imp: imp.imp,
             clmul: imp.clmul,
             stitched_schoolbook: imp.stitched_schoolbook,
@@ -262,10 +272,29 @@ impl GhashKey {
         self.stitched_schoolbook = on;
     }
 
-    /// H^32 … H^1 (times x^-1), as the carry-less code loads them; only the last 8 × LANES of
-    /// the width in use are filled.
-    pub(crate) fn powers(&self) -> &[Block; POWERS] {
-        &self.powers
+    /// The powers (times x^-1) that GHASH over at most `blocks` blocks at a time reads, as the
+    /// carry-less code loads them, H^n … H^1 with H^1 last: H^16 … H^1 up to 16 blocks (only
+    /// the last 8 × LANES of the width in use are filled), H^32 … H^1 beyond (zmm's groups
+    /// read them all; its upper half is made the first time, see `table.rs`). `spare` holds
+    /// them instead while another thread is making the key's.
+    #[inline(always)]
+    pub(crate) fn powers_for<'a>(&'a self, blocks: usize, spare: &'a mut Spare<'_>) -> Powers<'a> {
+        match self.clmul {
+            Some(clmul) if blocks > HALF && self.imp == GhashImpl::Vpclmul512 => self.powers.full(clmul, spare),
+            _ => self.powers.lower(),
+        }
+    }
+
+    /// Whether zmm's upper powers are made (a test's view).
+    #[cfg(test)]
+    pub(crate) fn upper_powers_made(&self) -> bool {
+        self.powers.is_ready()
+    }
+
+    /// A test's view of another thread making zmm's upper powers right now.
+    #[cfg(test)]
+    pub(crate) fn pretend_upper_powers_claimed(&self) {
+        self.powers.pretend_claimed();
     }
 
     /// `acc` absorbs whole blocks.
@@ -279,12 +308,18 @@ impl GhashKey {
             return portable::update_portable(self.h, acc, data);
         };
         let (blocks, tail) = data.as_chunks::<16>();
+        let mut room = MaybeUninit::uninit();
+        let mut spare = Spare::new(&mut room);
+        // The powers the kernel reads: a whole group's when there is one, else one per block.
+        let used = self.imp.powers_used();
+        let read = if blocks.len() >= used { used } else { blocks.len().max(1) };
+        let powers = self.powers_for(blocks.len(), &mut spare).last(read);
         let mut a = acc.to_le_bytes();
-        clmul.update(&self.powers, &mut a, blocks);
+        clmul.update(powers, &mut a, blocks);
         if !tail.is_empty() {
             let mut last: Block = [0; 16];
             last[..tail.len()].copy_from_slice(tail);
-            clmul.update(&self.powers, &mut a, &[last]);
+            clmul.update(powers, &mut a, &[last]);
         }
         *acc = u128::from_le_bytes(a);
     }
@@ -293,25 +328,89 @@ impl GhashKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::vec::Vec;
 
     /// Each carry-less width's key holds exactly H^k·x^-1 at `POWERS − k` for the k its groups
     /// use, and zeros before them (what the drop's partial wipe relies on), on an H with bits
-    /// at both ends so that every power needs its reduction.
+    /// at both ends so that every power needs its reduction. zmm's key holds H^16 … H^1 until
+    /// a call reads more, and then all 32, whether it made them in the key or, as when another
+    /// thread is making them, in a private copy.
     #[test]
     fn powers_are_where_the_kernels_and_the_wipe_expect_them() {
         let h_bytes: Block = [0x80, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0x01];
         let h = u128::from_be_bytes(h_bytes);
-        for imp in GhashImpl::ALL {
-            let Some(available) = imp.check() else { continue };
-            let key = GhashKey::new(&h_bytes, available);
-            let used = imp.powers_used();
+        let check = |name: &str, table: &[Block], used: usize| {
             let mut power = h;
             for k in 1..=used {
-                let stored = u128::from_le_bytes(key.powers[POWERS - k]);
-                assert_eq!(stored, times_inverse_x(power), "{}: H^{k}", imp.name());
+                let stored = u128::from_le_bytes(table[table.len() - k]);
+                assert_eq!(stored, times_inverse_x(power), "{name}: H^{k}");
                 power = portable::mul(power, h);
             }
-            assert!(key.powers[..POWERS - used].iter().all(|b| *b == [0; 16]), "{}: slots before the used powers", imp.name());
+            assert!(table[..table.len() - used].iter().all(|b| *b == [0; 16]), "{name}: slots before the used powers");
+        };
+        let check_read = |name: &str, powers: Powers<'_>, used: usize| check(name, powers.last(used), used);
+        let mut ran = 0;
+        for imp in GhashImpl::ALL {
+            let Some(available) = imp.check() else { continue };
+            let used = imp.powers_used();
+            let mut key = GhashKey::new(&h_bytes, available);
+            if imp != GhashImpl::Vpclmul512 {
+                check(imp.name(), key.powers.get_mut(), used);
+                continue;
+            }
+            let mut room = MaybeUninit::uninit();
+            let mut spare = Spare::new(&mut room);
+            check_read("zmm", key.powers_for(HALF, &mut spare), HALF);
+            // Before any call needs them, the upper half is zero (and a clone leaves it so).
+            let mut fresh = key.clone();
+            check("zmm, upper half unmade", fresh.powers.get_mut(), HALF);
+            // Claimed by another thread: made in a private copy, the key's own left alone.
+            fresh.powers.pretend_claimed();
+            check_read("zmm, in a private copy", fresh.powers_for(HALF + 1, &mut spare), POWERS);
+            assert!(spare.is_used());
+            drop(spare);
+            check("zmm, still unmade in the key", fresh.powers.get_mut(), HALF);
+            // Made in the key by the first call that needs them, and kept (and cloned).
+            let mut room = MaybeUninit::uninit();
+            let mut spare = Spare::new(&mut room);
+            check_read("zmm, made", key.powers_for(HALF + 1, &mut spare), POWERS);
+            assert!(!spare.is_used() && key.upper_powers_made());
+            check_read("zmm, again", key.powers_for(POWERS, &mut spare), POWERS);
+            drop(spare);
+            let mut made = key.clone();
+            check("zmm, made then cloned", made.powers.get_mut(), POWERS);
+            check("zmm, made in the key", key.powers.get_mut(), POWERS);
+            ran += 1;
+        }
+        assert_eq!(ran, usize::from(GhashImpl::Vpclmul512.available()));
+    }
+
+    /// Threads that share a new zmm key and hash the same long input at once agree with the
+    /// portable GHASH, whichever of them made the upper powers (and whichever made a copy in its spare).
+    #[test]
+    fn threads_sharing_a_new_key_agree() {
+        let Some(available) = GhashImpl::Vpclmul512.check() else { return };
+        let portable = GhashImpl::Portable.check().expect("always available");
+        let data: Vec<u8> = (0..40 * 16 + 5).map(|i| (i * 7 + 3) as u8).collect();
+        for round in 0..50u8 {
+            let h = [round ^ 0x5a; 16];
+            let mut expected = 0;
+            GhashKey::new(&h, portable).update(&mut expected, &data);
+            let key = GhashKey::new(&h, available);
+            std::thread::scope(|s| {
+                let workers: Vec<_> = (0..4)
+                    .map(|_| {
+                        s.spawn(|| {
+                            let mut acc = 0;
+                            key.update(&mut acc, &data);
+                            acc
+                        })
+                    })
+                    .collect();
+                for w in workers {
+                    assert_eq!(w.join().expect("no panic"), expected, "round {round}");
+                }
+            });
         }
     }
 }
