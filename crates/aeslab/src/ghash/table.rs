@@ -67,14 +67,16 @@ pub(crate) struct Powers<'a> {
 }
 
 impl<'a> Powers<'a> {
-    /// H^k: the block to load for it.
+    /// H^k: where to load it from. Loading it is sound only for `k` at most as many as are
+    /// made (what the message asked for); the address alone may be taken for any `k` (a short
+    /// message's kernel takes a whole group's and never loads it).
     ///
     /// # Safety
-    /// `k` is at most what the powers were asked for (and at least 1).
+    /// `k` is in `1..=POWERS`.
     #[inline(always)]
     pub(crate) unsafe fn power(self, k: usize) -> *const Block {
         debug_assert!((1..=POWERS).contains(&k));
-        // SAFETY: inside the table of POWERS blocks.
+        // SAFETY: inside the table of POWERS blocks (the caller's `k`).
         unsafe { self.table.add(POWERS - k) }
     }
 
@@ -132,8 +134,8 @@ impl Drop for Spare<'_> {
 }
 
 impl Spare<'_> {
-    /// Out of line, like the copy it wipes: inlined into every message's path, the wipe
-    /// grew `Gcm::crypt` enough that its callers stopped inlining it.
+    /// Out of line, like the copy it wipes: it runs only after a message found the upper half
+    /// being made.
     #[inline(never)]
     #[cold]
     fn wipe(&mut self) {
