@@ -36,7 +36,7 @@ use cipher::{KeyInit, KeySizeUser};
 use crate::aead_glue::DetachedAead;
 use crate::aes::sliced::SlicedIsa;
 use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
-use crate::ct::{WipedBlock, tag_matches};
+use crate::ct::{WipedBlock, constant_time_eq};
 use crate::ctr::{Counter, CtrEngine, FACE_PAYS_FROM_BLOCKS, FaceLevel, FaceTable, blocks_to_wrap, engine, xor_plain_cut};
 use crate::ghash::{Available, GhashKey, Spare};
 use crate::{Block, Error};
@@ -522,7 +522,7 @@ impl Gcm {
             return Err(Error::InvalidTagLength(tag.len()));
         }
         let expect = self.crypt(nonce, ad, buf, true)?;
-        if tag_matches(&expect, tag) {
+        if constant_time_eq(&expect[..self.tag_len], tag) {
             return Ok(());
         }
         match on_forgery {

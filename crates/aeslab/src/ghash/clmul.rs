@@ -20,7 +20,7 @@
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
 use super::table::{HALF, PowerTable};
-use super::{Available, GhashImpl, GhashKey, POWERS};
+use super::{Available, GhashKey, POWERS};
 use crate::Block;
 use crate::simd::{BlockIsa, MAX_LANES, Reg, RegisterSpace, load_blocks, mask_reaches_next_page};
 
@@ -511,7 +511,7 @@ impl GhashKey {
         // SAFETY: as above.
         GhashKey {
             h: u128::from_be_bytes(*h),
-            powers: PowerTable::new(unsafe { powers_in_kernel::<V>(h1) }, imp.imp != GhashImpl::Vpclmul512),
+            powers: PowerTable::new(unsafe { powers_in_kernel::<V>(h1) }, !imp.imp.upper_powers_later()),
             imp: imp.imp,
             clmul: imp.clmul,
             stitched_schoolbook: imp.stitched_schoolbook,

@@ -84,6 +84,12 @@ impl GhashImpl {
         }
     }
 
+    /// Whether its key makes the powers above H^16 only when a message first reads them
+    /// (`table.rs`): zmm's, the one width whose groups read past them.
+    fn upper_powers_later(self) -> bool {
+        self.powers_used() > HALF
+    }
+
     /// Whether this CPU can run it.
     pub fn available(self) -> bool {
         self == GhashImpl::Portable || carryless(self).is_some()
@@ -250,7 +256,7 @@ impl GhashKey {
         let h = u128::from_be_bytes(*h);
         GhashKey {
             h,
-            powers: PowerTable::new(powers(imp.clmul, times_inverse_x(h)), imp.imp != GhashImpl::Vpclmul512),
+            powers: PowerTable::new(powers(imp.clmul, times_inverse_x(h)), !imp.imp.upper_powers_later()),
             imp: imp.imp,
             clmul: imp.clmul,
             stitched_schoolbook: imp.stitched_schoolbook,
@@ -280,7 +286,7 @@ impl GhashKey {
     #[inline(always)]
     pub(crate) fn powers_for<'a>(&'a self, blocks: usize, spare: &'a mut Spare<'_>) -> Powers<'a> {
         match self.clmul {
-            Some(clmul) if blocks > HALF && self.imp == GhashImpl::Vpclmul512 => self.powers.full(clmul, spare),
+            Some(clmul) if blocks > HALF && self.imp.upper_powers_later() => self.powers.full(clmul, spare),
             _ => self.powers.lower(),
         }
     }

@@ -115,12 +115,19 @@ impl<'a> Spare<'a> {
     pub(crate) fn new(room: &'a mut MaybeUninit<[Block; POWERS]>) -> Spare<'a> {
         Spare { room, used: false }
     }
-}
 
-#[cfg(test)]
-impl Spare<'_> {
+    #[cfg(test)]
     pub(crate) fn is_used(&self) -> bool {
         self.used
+    }
+
+    /// Out of line, like the copy it wipes: it runs only after a message found the upper half
+    /// being made.
+    #[inline(never)]
+    #[cold]
+    fn wipe(&mut self) {
+        // SAFETY: `used` is set only after the whole room was written.
+        crate::ct::wipe(unsafe { self.room.assume_init_mut() }.as_flattened_mut());
     }
 }
 
@@ -130,17 +137,6 @@ impl Drop for Spare<'_> {
         if self.used {
             self.wipe();
         }
-    }
-}
-
-impl Spare<'_> {
-    /// Out of line, like the copy it wipes: it runs only after a message found the upper half
-    /// being made.
-    #[inline(never)]
-    #[cold]
-    fn wipe(&mut self) {
-        // SAFETY: `used` is set only after the whole room was written.
-        crate::ct::wipe(unsafe { self.room.assume_init_mut() }.as_flattened_mut());
     }
 }
 
