@@ -2,9 +2,9 @@
 //! cases included) on every AES backend and every GHASH, and OpenSSL on random keys, nonces,
 //! AD and lengths up to 70 000 bytes.
 
-// On 32-bit x86 the tests against OpenSSL are left out (no OpenSSL there), and the helpers
-// only they use go unused.
-#![cfg_attr(target_arch = "x86", allow(unused))]
+// On 32-bit x86 and big-endian targets the tests against OpenSSL are left out (no OpenSSL
+// there), and the helpers only they use go unused.
+#![cfg_attr(any(target_arch = "x86", target_endian = "big"), allow(unused))]
 
 mod common;
 
@@ -13,7 +13,7 @@ use aeslab::Error;
 use aeslab::aes::{BackendKind, default_backend};
 use aeslab::ctr::FaceLevel;
 use aeslab::gcm::{Aes128Gcm, Aes192Gcm, Aes256Gcm, Gcm, GhashImpl};
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 use openssl::symm::{Cipher, decrypt_aead, encrypt_aead};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -143,7 +143,7 @@ fn wycheproof_aes_gcm_on_every_backend_and_ghash() {
     assert!(valid > 0 && invalid > 0);
 }
 
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 fn openssl_cipher(key_len: usize) -> Cipher {
     match key_len {
         16 => Cipher::aes_128_gcm(),
@@ -152,7 +152,7 @@ fn openssl_cipher(key_len: usize) -> Cipher {
     }
 }
 
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 #[test]
 fn matches_openssl_on_random_inputs_up_to_70000_bytes() {
     let mut rng = StdRng::seed_from_u64(10);
@@ -192,7 +192,7 @@ fn matches_openssl_on_random_inputs_up_to_70000_bytes() {
 /// The `aead` types' `KeyInit::new` (on the default backend and the fastest GHASH, in one
 /// kernel where the two are stitched) against OpenSSL, for every key length, on random keys
 /// and on AD and messages long enough to use every power of H the widest GHASH keeps (32).
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 #[test]
 fn key_init_matches_openssl_for_every_key_length() {
     fn check<A: KeyInit + AeadInOut>(rng: &mut StdRng, key_len: usize) {
@@ -242,7 +242,7 @@ fn no_face_threshold_is_below_the_shortest() {
 /// The short path (messages up to 496 bytes with AD up to 64, in three sizes of buffer) at every
 /// length across its bounds and AD lengths on both sides of 64, sealed and opened, on the
 /// default backend and on ct64, against OpenSSL.
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 #[test]
 fn short_messages_match_openssl_at_every_length() {
     let mut rng = StdRng::seed_from_u64(11);
@@ -264,7 +264,7 @@ fn short_messages_match_openssl_at_every_length() {
 /// stack, as the masks of the tail's registers would reach the next page; `gcm/insn.rs`,
 /// `message`) and one byte further on, sealed and opened in place on each stitched pair,
 /// against OpenSSL.
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 #[test]
 fn messages_ending_at_a_page_boundary_match_openssl() {
     let mut rng = StdRng::seed_from_u64(17);
@@ -297,7 +297,7 @@ fn messages_ending_at_a_page_boundary_match_openssl() {
 /// would reach the next page there, and such a tail goes one block per register instead
 /// (`ghash/clmul.rs`, `update_blocks`). Sealed on every GHASH and each stitched pair, against
 /// OpenSSL.
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 #[test]
 fn ad_ending_at_a_page_boundary_matches_openssl() {
     let mut rng = StdRng::seed_from_u64(18);
@@ -330,7 +330,7 @@ fn ad_ending_at_a_page_boundary_matches_openssl() {
 /// stitched pair, against OpenSSL: GHASH's tails of AD (one block per register; whole zmm
 /// registers from 8 blocks) and a whole group before a tail all run, with a message after them
 /// of no, one and several blocks.
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 #[test]
 fn ad_of_every_length_to_40_blocks_matches_openssl() {
     let mut rng = StdRng::seed_from_u64(12);
@@ -351,7 +351,7 @@ fn ad_of_every_length_to_40_blocks_matches_openssl() {
 
 /// A random 96-bit nonce, AD and message of given lengths, and OpenSSL's ciphertext and
 /// 16-byte tag for them.
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 struct OpensslCase {
     nonce: Vec<u8>,
     ad: Vec<u8>,
@@ -359,7 +359,7 @@ struct OpensslCase {
     sealed: Vec<u8>,
 }
 
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 impl OpensslCase {
     fn new(rng: &mut StdRng, key: &[u8], ad_len: usize, len: usize) -> OpensslCase {
         let nonce: [u8; 12] = rng.random();
@@ -404,12 +404,12 @@ fn gf_inv(x: u128) -> u128 {
     result
 }
 
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 fn openssl_ecb(key_len: usize) -> Cipher {
     if key_len == 16 { Cipher::aes_128_ecb() } else { Cipher::aes_256_ecb() }
 }
 
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 #[test]
 fn long_messages_across_the_32_bit_counter_wrap() {
     // A 16-byte nonce picks J0 (`nonce_for_j0`). With the low 32 bits of J0 a few blocks below
@@ -438,7 +438,7 @@ fn long_messages_across_the_32_bit_counter_wrap() {
 }
 
 /// The nonce whose J0 is `j0` (a 16-byte nonce N gives J0 = N·H² ⊕ L·H, L the lengths block).
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 fn nonce_for_j0(key: &[u8], j0: u128) -> [u8; 16] {
     let h = openssl::symm::encrypt(openssl_ecb(key.len()), key, None, &[0; 16]).unwrap();
     let h = u128::from_be_bytes(h[..16].try_into().unwrap());
@@ -448,7 +448,7 @@ fn nonce_for_j0(key: &[u8], j0: u128) -> [u8; 16] {
     n.to_be_bytes()
 }
 
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 #[test]
 fn plain_counters_from_every_low_byte_match_openssl() {
     // The stitched loops start plain CTR's registers from a table of the counter's low byte
@@ -497,7 +497,7 @@ fn forgeries_are_rejected_and_wiped() {
     assert_eq!(Gcm::new(&[0; 17]).err(), Some(Error::InvalidKeyLength(17)));
 }
 
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
 #[test]
 fn aead_traits_round_trip_and_reject() {
     let key = [3u8; 16];
