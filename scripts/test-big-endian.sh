@@ -26,12 +26,5 @@ export CARGO_TARGET_S390X_UNKNOWN_LINUX_GNU_RUNNER="qemu-s390x -L /usr/s390x-lin
 export CC_s390x_unknown_linux_gnu=s390x-linux-gnu-gcc
 export AR_s390x_unknown_linux_gnu=s390x-linux-gnu-ar
 
-start=$(date +%s)
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-if ! cargo test -p aeslab --no-fail-fast --target "$TARGET" >"$log" 2>&1; then
-    grep -E -A30 '^failures:' "$log" | head -80 || tail -40 "$log"
-    echo "test-big-endian: the test suite failed on $TARGET"; exit 1
-fi
-grep -E '^test result' "$log" | awk '{p += $4} END {printf "test-big-endian: %d tests passed on '"$TARGET"'", p}'
-echo " in $(( $(date +%s) - start ))s"
+. scripts/lib/suite-on-target.sh
+suite_on_target test-big-endian "$TARGET"

@@ -17,12 +17,5 @@ if ! echo 'int main(void){return 0;}' | gcc -m32 -x c - -o /dev/null 2>/dev/null
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc-multilib >/dev/null
 fi
 
-start=$(date +%s)
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-if ! cargo test -p aeslab --no-fail-fast --target "$TARGET" >"$log" 2>&1; then
-    grep -E -A30 '^failures:' "$log" | head -80 || tail -40 "$log"
-    echo "test-i686: the test suite failed on $TARGET"; exit 1
-fi
-grep -E '^test result' "$log" | awk '{p += $4} END {printf "test-i686: %d tests passed on '"$TARGET"'", p}'
-echo " in $(( $(date +%s) - start ))s"
+. scripts/lib/suite-on-target.sh
+suite_on_target test-i686 "$TARGET"
