@@ -75,21 +75,22 @@ fn one_case(u: &mut Unstructured) -> Result<()> {
     if nonce.len() == 12 && tag_len == 16 && key.len() != 24 {
         let n = aead::Nonce::<Aes128Gcm>::try_from(&nonce[..]).expect("12 bytes");
         let bad_n = aead::Nonce::<Aes128Gcm>::try_from(&bad_nonce[..]).expect("12 bytes");
-        let (tag, refused) = if key.len() == 16 {
+        let (sealed, tag, refused) = if key.len() == 16 {
             let gcm = Aes128Gcm::new_from_slice(&key).expect("16 bytes");
             traits_case(&gcm, &n, &bad_n, &ad, &bad_ad, &msg, &bad_ct, &bad_tag)
         } else {
             let gcm = Aes256Gcm::new_from_slice(&key).expect("32 bytes");
             traits_case(&gcm, &n, &bad_n, &ad, &bad_ad, &msg, &bad_ct, &bad_tag)
         };
+        assert_eq!(sealed, expect, "traits, {what}: ciphertext");
         assert_eq!(tag[..], expect_tag[..], "traits, {what}: tag");
         assert_eq!(refused, bad_ct, "traits, {what}: a refused buffer does not hold its ciphertext");
     }
     Ok(())
 }
 
-/// Seals `msg` (checked against nothing here: the caller compares the tag), opens it, and
-/// opens the forgery; returns the tag and what the forgery's buffer holds after the refusal.
+/// Seals `msg`, opens it, and opens the forgery; returns the ciphertext and the tag (the caller
+/// compares them with the reference's) and what the forgery's buffer holds after the refusal.
 #[allow(clippy::too_many_arguments)]
 fn traits_case<A: AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::consts::U16>>(
     gcm: &A,
@@ -100,13 +101,14 @@ fn traits_case<A: AeadInOut<NonceSize = aead::consts::U12, TagSize = aead::const
     msg: &[u8],
     bad_ct: &[u8],
     bad_tag: &[u8],
-) -> (Vec<u8>, Vec<u8>) {
+) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     let mut buf = msg.to_vec();
     let tag = gcm.encrypt_inout_detached(nonce, ad, buf.as_mut_slice().into()).expect("fits");
+    let sealed = buf.clone();
     gcm.decrypt_inout_detached(nonce, ad, buf.as_mut_slice().into(), &tag).expect("its own seal opens");
     assert_eq!(buf, msg, "traits: round trip");
     let mut forged = bad_ct.to_vec();
     let bad_tag = aead::Tag::<A>::try_from(bad_tag).expect("16 bytes");
     assert!(gcm.decrypt_inout_detached(bad_nonce, bad_ad, forged.as_mut_slice().into(), &bad_tag).is_err(), "traits: a flipped bit opened");
-    (tag.to_vec(), forged)
+    (sealed, tag.to_vec(), forged)
 }
