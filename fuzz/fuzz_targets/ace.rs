@@ -6,12 +6,11 @@
 
 use aeslab::ace::{AceAe128, AceBackend, AceHash256, AceMessage};
 use arbitrary::{Result, Unstructured};
+use common::bytes;
 use digest::Digest;
-use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    let _ = one_case(&mut Unstructured::new(data));
-});
+mod common;
+common::fuzz_cases!(one_case);
 
 struct Case {
     nonce: [u8; 16],
@@ -29,12 +28,6 @@ fn seal_all(ace: &AceAe128, cases: &[Case]) -> Vec<(Vec<u8>, [u8; 16])> {
     ace.seal_many(&mut batch);
     let tags: Vec<[u8; 16]> = batch.iter().map(|m| m.tag).collect();
     bufs.into_iter().zip(tags).collect()
-}
-
-/// Up to `max` bytes of fuzz input.
-fn bytes(u: &mut Unstructured, max: usize) -> Result<Vec<u8>> {
-    let n = u.int_in_range(0..=max)?;
-    Ok(u.bytes(n)?.to_vec())
 }
 
 fn one_case(u: &mut Unstructured) -> Result<()> {

@@ -6,17 +6,10 @@
 use aeslab::aes::BackendKind;
 use aeslab::aez::Aez;
 use arbitrary::{Result, Unstructured};
-use libfuzzer_sys::fuzz_target;
+use common::bytes;
 
-fuzz_target!(|data: &[u8]| {
-    let _ = one_case(&mut Unstructured::new(data));
-});
-
-/// Up to `max` bytes of fuzz input.
-fn bytes(u: &mut Unstructured, max: usize) -> Result<Vec<u8>> {
-    let n = u.int_in_range(0..=max)?;
-    Ok(u.bytes(n)?.to_vec())
-}
+mod common;
+common::fuzz_cases!(one_case);
 
 fn one_case(u: &mut Unstructured) -> Result<()> {
     let key = bytes(u, 64)?;

@@ -6,12 +6,9 @@
 use aeslab::aes::{AnyAes, BackendKind};
 use aeslab::ctr::{Counter, DynCtr, FaceLevel};
 use arbitrary::{Result, Unstructured};
-use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    // Running out of fuzz input only ends the case early.
-    let _ = one_case(&mut Unstructured::new(data));
-});
+mod common;
+common::fuzz_cases!(one_case);
 
 /// The first counter block: random, or a few blocks before a carry out of byte 15, or before
 /// the end of the 32-bit or of the 128-bit counter space.

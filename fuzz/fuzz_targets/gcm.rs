@@ -12,22 +12,16 @@ use aeslab::aes::BackendKind;
 use aeslab::ctr::FaceLevel;
 use aeslab::gcm::{Aes128Gcm, Aes256Gcm, Gcm, GhashImpl};
 use arbitrary::{Result, Unstructured};
-use libfuzzer_sys::fuzz_target;
+use common::{bytes, filled, length};
 
-fuzz_target!(|data: &[u8]| {
-    let _ = one_case(&mut Unstructured::new(data));
-});
+mod common;
+common::fuzz_cases!(one_case);
 
-/// Up to `max` bytes of fuzz input.
-fn bytes(u: &mut Unstructured, max: usize) -> Result<Vec<u8>> {
-    let n = u.int_in_range(0..=max)?;
-    Ok(u.bytes(n)?.to_vec())
-}
-
-/// A message length: mostly up to a few 32-block groups and their tails; one case in sixteen
-/// long enough that FACE, when asked for, builds its table (CTR's thresholds are 20–40 KiB).
+/// A message length: mostly short or up to a few 32-block groups and their tails; one case in
+/// sixteen long enough that FACE, when asked for, builds its table (CTR's thresholds are 20–40
+/// KiB).
 fn message_len(u: &mut Unstructured) -> Result<usize> {
-    if u.ratio(1u8, 16u8)? { u.int_in_range(20_000..=70_000) } else { u.int_in_range(0..=2200) }
+    if u.ratio(1u8, 16u8)? { u.int_in_range(20_000..=70_000) } else { length(u, 2200) }
 }
 
 fn one_case(u: &mut Unstructured) -> Result<()> {
@@ -35,10 +29,10 @@ fn one_case(u: &mut Unstructured) -> Result<()> {
     let key = u.bytes(key_len)?.to_vec();
     // 12 bytes is the fast path; any other length goes through GHASH for J0.
     let nonce_len = if u.arbitrary()? { 12 } else { u.int_in_range(1..=40)? };
-    let nonce = u.bytes(nonce_len)?.to_vec();
+    let nonce = filled(u, nonce_len)?;
     let ad = bytes(u, 600)?;
     let len = message_len(u)?;
-    let msg: Vec<u8> = (0..len).map(|i| (i * 131 + len) as u8).collect();
+    let msg = filled(u, len)?;
     let tag_len = u.int_in_range(12..=16usize)?;
 
     let reference = Gcm::with_options(&key, BackendKind::Ct64, FaceLevel::None, GhashImpl::Portable, tag_len).expect("valid key");
