@@ -281,10 +281,10 @@ impl PowerRing {
     /// step's offsets of `kernels::pair_offsets_j`, on the Zen 5 (2026-11-29, a user's crate,
     /// `Aez::encrypt_in_place`, the builds alternated six times, best of each) a 16 KiB message
     /// took 1.8% less time on `vaes512`, 3.8% on `vaes256` and 2.5% on `aesni`, and a 64 KiB one
-    /// 4.0%, 4.9% and 2.0% (1 KiB: the same). The kernels without any doublings (a wrong
-    /// result) were faster still, by 6% at 64 KiB: the passes are short of issue slots more
-    /// than of AES units, and the doublings take about a hundred scalar instructions every 64
-    /// pairs.
+    /// 4.0%, 4.9% and 2.0% (1 KiB: the same); the offsets alone gained `vaes512` 2–3% and
+    /// the others nothing. Eight at once were a dependent chain of about a hundred scalar
+    /// instructions in one place of the loop. The kernels without any doublings (a wrong
+    /// result) were faster still, by 6% at 64 KiB.
     #[inline(always)]
     pub(crate) fn fill_one(&mut self, q: usize) {
         self.powers[q % RING_POWERS] = to_block(self.next);
