@@ -260,6 +260,33 @@ fn short_messages_match_openssl_at_every_length() {
     }
 }
 
+/// Messages of one to seven whole groups of the widest loop (512 bytes on zmm), and of 40 and
+/// 41 (20 KiB, where a FACE level runs), alone, with a tail, and with a tail of a group less a
+/// byte, sealed and opened by each stitched pair at each key size, against OpenSSL. On zmm
+/// where the loop multiplies by the schoolbook, its groups carry one GHASH sum per lane to the
+/// next, and the last group a message hashes takes them back to one (`gcm/insn.rs`, `ByLane`):
+/// sealing's in the tail's rounds or on its own, opening's as a group apart. Two whole groups
+/// are the fewest that carry sums by lane, six the fewest that read the loop's copy of the
+/// round keys (AES-128).
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
+#[test]
+fn whole_groups_with_and_without_a_tail_match_openssl() {
+    let mut rng = StdRng::seed_from_u64(19);
+    for key_len in [16, 24, 32] {
+        let key: Vec<u8> = (0..key_len).map(|_| rng.random()).collect();
+        for groups in (1..=7).chain([40, 41]) {
+            for tail in [0, 1, 100, 511] {
+                let ad_len = [0, 13, 48][(groups + tail) % 3];
+                let case = OpensslCase::new(&mut rng, &key, ad_len, groups * 512 + tail);
+                for (kind, level, g) in stitched_pairs() {
+                    let gcm = Gcm::with_options(&key, kind, level, g, 16).unwrap();
+                    case.check(&gcm, &format!("{kind} {level} {g:?} AES-{} AD {ad_len} {groups} groups + {tail}", key_len * 8));
+                }
+            }
+        }
+    }
+}
+
 /// Messages that end just before a 4 KiB boundary (their tails on zmm then run in a copy on the
 /// stack, as the masks of the tail's registers would reach the next page; `gcm/insn.rs`,
 /// `message`) and one byte further on, sealed and opened in place on each stitched pair,

@@ -10,7 +10,8 @@
 //! the previous group, whose ciphertext was just stored. Opening hashes the group it decrypts,
 //! because the input is the ciphertext. A group's products are summed unreduced and reduced
 //! once, before the last round: by Karatsuba (see `ghash::clmul`), or on zmm where the
-//! carry-less multiplier has a port of its own, by the schoolbook (`GroupProduct`).
+//! carry-less multiplier has a port of its own, by the schoolbook (`GroupProduct`), whose
+//! groups leave one sum per lane for the next group rather than adding the lanes (`ByLane`).
 //!
 //! Register budget (16 vector registers on SSE and AVX2; 32 on AVX-512 and NEON): 8 AES states,
 //! the round key, the sum's three parts, the data register, its folded halves and one product,
@@ -137,6 +138,9 @@ struct GroupKey {
 /// sealing 1% faster at 1420 bytes and 3% from 4 KiB to 64 KiB (0.212 → 0.205 at 4 KiB, 0.185
 /// → 0.179 at 64 KiB), opening 1.5–3%. On ymm the two measured the same (`vaes256`).
 trait GroupProduct {
+    /// The group leaves one sum per lane ([`ByLane`]) rather than the accumulator in lane 0.
+    const BY_LANE: bool = false;
+
     /// Adds register `r` of a group (`x`: byte-reversed, the accumulator folded in) times its
     /// power into `sum`.
     ///
@@ -144,11 +148,12 @@ trait GroupProduct {
     /// The ISA of `R` may run; `key` points at a group's powers and halves.
     unsafe fn add<R: ClmulReg>(sum: &mut Sum<R>, key: GroupKey, r: usize, x: R);
 
-    /// The accumulator after the group's sum.
+    /// The accumulator after the group's sum, as a register: in lane 0, zero elsewhere
+    /// ([`ByLane`]: one sum per lane).
     ///
     /// # Safety
     /// The ISA of `R` may run.
-    unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R::Lane;
+    unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R;
 }
 
 /// Three multiplies a register (see [`GroupProduct`]).
@@ -161,8 +166,8 @@ impl GroupProduct for Karatsuba {
     }
 
     #[inline(always)]
-    unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R::Lane {
-        unsafe { sum.reduce_karatsuba() }
+    unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R {
+        unsafe { R::from_lane0(sum.reduce_karatsuba()) }
     }
 }
 
@@ -176,8 +181,31 @@ impl GroupProduct for Schoolbook {
     }
 
     #[inline(always)]
-    unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R::Lane {
-        unsafe { sum.reduce_schoolbook() }
+    unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R {
+        unsafe { R::from_lane0(sum.reduce_schoolbook()) }
+    }
+}
+
+/// [`Schoolbook`] with each register's power broadcast to its lanes and the group's sum
+/// reduced lane by lane, not added (`Sum::schoolbook_add_by_lane`, which says why the lanes'
+/// sums stand for the accumulator): the loop's groups on zmm where the schoolbook runs, all
+/// but the last that a message hashes, which takes the lanes back to one accumulator by the
+/// powers H^n … H^1 as every other group does ([`Schoolbook`] when opening; sealing's last
+/// group, hashed in the tail's rounds, by [`Karatsuba`]). The lanes' XOR it saves a group is
+/// three lane extracts (on the port of the carry-less multiplies) and three XORs.
+struct ByLane;
+
+impl GroupProduct for ByLane {
+    const BY_LANE: bool = true;
+
+    #[inline(always)]
+    unsafe fn add<R: ClmulReg>(sum: &mut Sum<R>, key: GroupKey, r: usize, x: R) {
+        unsafe { sum.schoolbook_add_by_lane(key.h, r, x) }
+    }
+
+    #[inline(always)]
+    unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R {
+        unsafe { sum.reduce_by_lane() }
     }
 }
 
@@ -505,18 +533,18 @@ impl<R: AesRound> Finish<R> for MaskedSealTail<R> {
 
 /// The GHASH a group multiplies between its rounds, register by register.
 trait Hashed<R: ClmulReg> {
-    /// Adds register `r` of the group (0 .. `GROUP`), the accumulator `acc` folded into
-    /// register 0, times its powers into `sum`.
+    /// Adds register `r` of the group (0 .. `GROUP`), the accumulator `acc` (a register, as
+    /// [`GroupProduct::reduce`] leaves it) folded into register 0, times its powers into `sum`.
     ///
     /// # Safety
     /// The ISA of `R` may run.
-    unsafe fn add(&self, sum: &mut Sum<R>, r: usize, acc: R::Lane);
+    unsafe fn add(&self, sum: &mut Sum<R>, r: usize, acc: R);
 
-    /// The accumulator after the group's sum.
+    /// The accumulator after the group's sum, as a register.
     ///
     /// # Safety
     /// The ISA of `R` may run.
-    unsafe fn reduce(&self, sum: Sum<R>) -> R::Lane;
+    unsafe fn reduce(&self, sum: Sum<R>) -> R;
 }
 
 /// A whole group of blocks at `at` in memory, against the group's powers (and their halves),
@@ -536,12 +564,12 @@ impl<P> GroupAt<P> {
 
 impl<R: ClmulReg, P: GroupProduct> Hashed<R> for GroupAt<P> {
     #[inline(always)]
-    unsafe fn add(&self, sum: &mut Sum<R>, r: usize, acc: R::Lane) {
+    unsafe fn add(&self, sum: &mut Sum<R>, r: usize, acc: R) {
         unsafe { P::add(sum, self.key, r, group_register::<R>(self.at, r, acc)) }
     }
 
     #[inline(always)]
-    unsafe fn reduce(&self, sum: Sum<R>) -> R::Lane {
+    unsafe fn reduce(&self, sum: Sum<R>) -> R {
         unsafe { P::reduce(sum) }
     }
 }
@@ -560,18 +588,20 @@ struct TailInRegisters<'a, R> {
 }
 
 impl<R: ClmulReg> Hashed<R> for TailInRegisters<'_, R> {
+    /// `acc` holds the accumulator in lane 0: the group before it, if any, took the lanes back
+    /// to one ([`ByLane`]).
     #[inline(always)]
-    unsafe fn add(&self, sum: &mut Sum<R>, r: usize, acc: R::Lane) {
+    unsafe fn add(&self, sum: &mut Sum<R>, r: usize, acc: R) {
         unsafe {
             if r * R::LANES < self.m {
-                absorb_tail_register(sum, self.h, self.m, acc, r, self.ct[r], self.extra);
+                absorb_tail_register(sum, self.h, self.m, acc.lane0(), r, self.ct[r], self.extra);
             }
         }
     }
 
     #[inline(always)]
-    unsafe fn reduce(&self, sum: Sum<R>) -> R::Lane {
-        unsafe { sum.reduce_karatsuba() }
+    unsafe fn reduce(&self, sum: Sum<R>) -> R {
+        unsafe { R::from_lane0(sum.reduce_karatsuba()) }
     }
 }
 
@@ -590,9 +620,9 @@ unsafe fn group<R, S, K, H, F, const NR: usize, const AFTER: usize, const N: usi
     starts: &mut S,
     dst: *mut Block,
     hashed: &H,
-    acc: R::Lane,
+    acc: R,
     fin: &mut F,
-) -> R::Lane
+) -> R
 where
     R: AesRound + ClmulReg,
     S: Starts<R>,
@@ -661,10 +691,10 @@ unsafe fn tail_group<R, S, H, F, const NR: usize, const AFTER: usize, const HASH
     starts: &mut S,
     dst: *mut Block,
     hashed: &H,
-    acc: R::Lane,
+    acc: R,
     nregs: usize,
     fin: &mut F,
-) -> R::Lane
+) -> R
 where
     R: AesRound + ClmulReg,
     S: Starts<R>,
@@ -766,9 +796,9 @@ unsafe fn later_groups<R, S, K, P, const NR: usize, const AFTER: usize>(
     p: *mut Block,
     full: usize,
     gkey: GroupKey,
-    mut acc: R::Lane,
+    mut acc: R,
     decrypt: bool,
-) -> R::Lane
+) -> R
 where
     R: AesRound + ClmulReg,
     S: Starts<R>,
@@ -787,28 +817,36 @@ where
 }
 
 /// The `full` whole groups of the message at `p`, their GHASH multiplied as `P` does, into
-/// `acc`, which is returned; sealing leaves the last group's GHASH to the caller.
+/// `acc`, which is returned; sealing leaves the last group's GHASH to the caller. Opening
+/// hashes its last group as `Q` does where `P` leaves one sum per lane ([`ByLane`]), so that
+/// the accumulator returned is in lane 0 (see [`GroupProduct::reduce`]).
 ///
 /// # Safety
 /// The ISA of `R` may run; `p` holds `full` groups.
 #[inline(always)]
-unsafe fn whole_groups<R, S, P, const NR: usize, const AFTER: usize>(
+unsafe fn whole_groups<R, S, P, Q, const NR: usize, const AFTER: usize>(
     keys: &RoundKeys,
     starts: &mut S,
     p: *mut Block,
     full: usize,
     gkey: GroupKey,
-    mut acc: R::Lane,
+    mut acc: R,
     decrypt: bool,
-) -> R::Lane
+) -> R
 where
     R: AesRound + ClmulReg,
     S: Starts<R>,
     P: GroupProduct,
+    Q: GroupProduct,
 {
+    // Opening's last group apart, when `P` would leave its sums by lane: it reads the keys
+    // from the schedule, as one group in many it costs nothing to speak of (and one more
+    // body of the group with the copy's keys would).
+    let last_apart = decrypt && P::BY_LANE && full > 0;
+    let by_p = if last_apart { full - 1 } else { full };
     // SAFETY: the caller's ISA and `full` groups at `p`.
     unsafe {
-        if full > 0 {
+        if by_p > 0 {
             // The first group reads the keys from the schedule; the copy below is made while
             // its rounds run.
             let first = GroupAt::<P>::new(gkey, p);
@@ -819,15 +857,20 @@ where
             }
         }
         // The other groups, on zmm from a copy of the keys once there are enough of them.
-        if R::LANES >= 4 && full >= wide_keys_from_groups(NR) {
+        acc = if R::LANES >= 4 && by_p >= wide_keys_from_groups(NR) {
             let mut space = RegisterSpace::<WIDE_KEY_SPACE>::uninit();
             let wide = WideKeys::<R, NR>::write(keys, &mut space);
-            acc = later_groups::<R, S, _, P, NR, AFTER>(&wide, starts, p, full, gkey, acc, decrypt);
+            let acc = later_groups::<R, S, _, P, NR, AFTER>(&wide, starts, p, by_p, gkey, acc, decrypt);
             wide.wipe();
             acc
         } else {
-            later_groups::<R, S, _, P, NR, AFTER>(keys, starts, p, full, gkey, acc, decrypt)
+            later_groups::<R, S, _, P, NR, AFTER>(keys, starts, p, by_p, gkey, acc, decrypt)
+        };
+        if last_apart {
+            let at = p.add(by_p * GROUP * R::LANES);
+            acc = group::<R, S, _, _, _, NR, AFTER, IN_FLIGHT, true>(keys, starts, at, &GroupAt::<Q>::new(gkey, at), acc, &mut Whole);
         }
+        acc
     }
 }
 
@@ -875,11 +918,11 @@ where
         // the benches' 16) in registers; more through the general GHASH body.
         let h1 = powers.h1();
         let (ad_blocks, ad_tail) = ad.as_chunks::<16>();
-        let mut acc = <R::Lane as Reg>::zero();
+        let mut ad_acc = <R::Lane as Reg>::zero();
         match ad_blocks {
             [] => {}
-            [block] => acc = absorb_block::<R>(h1, acc, block),
-            _ => acc = hash_blocks::<R>(powers, acc, ad_blocks),
+            [block] => ad_acc = absorb_block::<R>(h1, ad_acc, block),
+            _ => ad_acc = hash_blocks::<R>(powers, ad_acc, ad_blocks),
         }
         if !ad_tail.is_empty() {
             // Read into a register, zero after it: through a zeroed block on the stack, the
@@ -889,15 +932,18 @@ where
             // TSC ticks that way and 67–69 this way, against 59–63 without an AD (Zen 5,
             // 2026-11-29).
             let last = <R::Lane as Reg>::load_bytes(ad_tail.as_ptr(), ad_tail.len());
-            acc = absorb_register::<R>(h1, acc, last);
+            ad_acc = absorb_register::<R>(h1, ad_acc, last);
         }
 
         // Whole groups. Sealing hashes one group behind. The schoolbook only on zmm (on ymm the
-        // two forms measured the same), so ymm and xmm compile one loop.
-        acc = if R::LANES >= 4 && schoolbook {
-            whole_groups::<R, S, Schoolbook, NR, AFTER>(keys, &mut starts, p, full, gkey, acc, decrypt)
+        // two forms measured the same), so ymm and xmm compile one loop; there its groups leave
+        // their sums by lane, and the last group a message hashes takes them back to one.
+        // (A register from here to the tail: see `GroupProduct::reduce`.)
+        let groups_acc = R::from_lane0(ad_acc);
+        let groups_acc = if R::LANES >= 4 && schoolbook {
+            whole_groups::<R, S, ByLane, Schoolbook, NR, AFTER>(keys, &mut starts, p, full, gkey, groups_acc, decrypt)
         } else {
-            whole_groups::<R, S, Karatsuba, NR, AFTER>(keys, &mut starts, p, full, gkey, acc, decrypt)
+            whole_groups::<R, S, Karatsuba, Karatsuba, NR, AFTER>(keys, &mut starts, p, full, gkey, groups_acc, decrypt)
         };
         // Sealing's last whole group is not hashed yet: the tail's rounds hash it (by
         // Karatsuba, whatever the loop's form: one tail body less to compile).
@@ -910,11 +956,9 @@ where
         let done = full * g * 16;
         let rest = data.len() - done;
         let lengths = lengths_block(ad.len(), data.len());
-        if rest == 0 {
-            if pending {
-                acc = absorb_group::<R>(gkey.h, acc, last_group.at);
-            }
-            acc = absorb_block::<R>(h1, acc, &lengths);
+        let acc = if rest == 0 {
+            let acc = if pending { absorb_group::<R>(gkey.h, groups_acc, last_group.at) } else { groups_acc.lane0() };
+            absorb_block::<R>(h1, acc, &lengths)
         } else {
             // In place, not through a zero-padded buffer on the stack, which every width but zmm
             // used until 2026-11-28: its copies in and out, zeroing and wipe were a sixth of a
@@ -945,7 +989,7 @@ where
             } else {
                 in_message
             };
-            if decrypt {
+            let acc = if decrypt {
                 // The ciphertext hashed before it is decrypted, read through the same moves.
                 let mut fin = MaskedTail::<R>::new(rest);
                 let mut ct = [R::zero(); IN_FLIGHT];
@@ -954,47 +998,47 @@ where
                     *c = R::load_bytes(tail.cast::<u8>().add(r * 16 * lanes), bytes);
                 }
                 let (hashed, with_lengths) = tail_in_registers::<R>(powers, &ct, rest, &lengths);
-                if R::BYTE_MASKS {
+                let acc = if R::BYTE_MASKS {
                     // On zmm, its GHASH between the tail's rounds, as the loop's groups do
                     // theirs. On Emerald Rapids (2026-11-27, the two builds alternated, six
                     // runs each beside a busy neighbour) opening went from 0.289–0.311 to
                     // 0.283–0.286 cycles/byte at 1420 bytes with AES-128 (2000 bytes:
                     // 0.257–0.271 to 0.252–0.254) and from 0.339–0.356 to 0.329–0.333 with
                     // AES-256 against hashing it first.
-                    acc = tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, tail, &hashed, acc, nregs, &mut fin);
+                    tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, tail, &hashed, groups_acc, nregs, &mut fin).lane0()
                 } else {
                     // With 16 registers (xmm, ymm), before the rounds: between them, the states,
                     // the sum and the tail's registers do not fit and spill. On Zen 3's ymm
                     // (2026-11-28, each against the buffer it replaced, in one process),
                     // opening 1420 and 2000 bytes read 1.02 and 0.98 that way (one run), and
                     // 1.01–1.20 and 1.03–1.20 this way (four runs).
-                    acc = absorb_tail::<R>(hashed.h, hashed.m, acc, &ct, hashed.extra);
-                    tail_group::<R, S, _, _, NR, AFTER, false>(keys, &mut starts, tail, &hashed, acc, nregs, &mut fin);
-                }
+                    let acc = absorb_tail::<R>(hashed.h, hashed.m, groups_acc.lane0(), &ct, hashed.extra);
+                    tail_group::<R, S, _, _, NR, AFTER, false>(keys, &mut starts, tail, &hashed, groups_acc, nregs, &mut fin);
+                    acc
+                };
                 if let Some((r, n)) = fin.partial_register() {
                     fin.write_partial(tail.add(r * lanes).cast(), n, ct[r]);
                 }
-                if !with_lengths {
-                    acc = absorb_block::<R>(h1, acc, &lengths);
-                }
+                if with_lengths { acc } else { absorb_block::<R>(h1, acc, &lengths) }
             } else {
                 let mut fin = MaskedSealTail { tail: MaskedTail::<R>::new(rest), ct: [R::zero(); IN_FLIGHT] };
-                acc = if pending {
-                    tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, tail, &last_group, acc, nregs, &mut fin)
+                let acc = if pending {
+                    tail_group::<R, S, _, _, NR, AFTER, true>(keys, &mut starts, tail, &last_group, groups_acc, nregs, &mut fin)
                 } else {
-                    tail_group::<R, S, _, _, NR, AFTER, false>(keys, &mut starts, tail, &last_group, acc, nregs, &mut fin)
+                    tail_group::<R, S, _, _, NR, AFTER, false>(keys, &mut starts, tail, &last_group, groups_acc, nregs, &mut fin)
                 };
                 if let Some((r, n)) = fin.tail.partial_register() {
                     let p = tail.add(r * lanes).cast::<u8>();
                     fin.ct[r] = fin.tail.write_partial(p, n, R::load_bytes(p, n));
                 }
-                acc = hash_tail::<R>(powers, acc, &fin.ct, rest, &lengths);
-            }
+                hash_tail::<R>(powers, acc.lane0(), &fin.ct, rest, &lengths)
+            };
             if bounced {
                 copy_bytes(tail.cast(), in_message.cast(), rest);
                 crate::ct::wipe(core::slice::from_raw_parts_mut(tail.cast::<u8>(), rest));
             }
-        }
+            acc
+        };
         crate::ct::wipe(halves.as_flattened_mut());
         let mut tag = [0u8; 16];
         acc.byte_reverse().xor(ek_j0).store(&mut tag);

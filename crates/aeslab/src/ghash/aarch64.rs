@@ -69,6 +69,10 @@ impl ClmulReg for uint8x16_t {
         x
     }
     #[inline(always)]
+    unsafe fn lane0(self) -> Self {
+        self
+    }
+    #[inline(always)]
     unsafe fn broadcast_lane(x: Self) -> Self {
         x
     }

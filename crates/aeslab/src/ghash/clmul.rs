@@ -5,7 +5,8 @@
 //! powers H^n … H^1 (block k of n by H^(n−k)), the accumulator folded into the first block,
 //! and the partial products summed unreduced; then one reduction per 128-bit lane and an XOR
 //! of the lanes give the new accumulator — the aggregated reduction, which takes the reduction
-//! (the serial part) out of the per-block cost.
+//! (the serial part) out of the per-block cost. (AES-GCM's zmm loop on Intel skips the lanes'
+//! XOR between its groups: [`Sum::schoolbook_add_by_lane`].)
 //!
 //! Representation: a block is byte-reversed into a 128-bit integer whose bit 127 is the
 //! coefficient of x^0 (GCM's bit order read backwards). A carry-less product of two such
@@ -52,6 +53,8 @@ pub trait ClmulReg: Reg {
     unsafe fn fold_lanes(self) -> Self::Lane;
     /// `x` in lane 0, zero elsewhere.
     unsafe fn from_lane0(x: Self::Lane) -> Self;
+    /// Lane 0 alone (the other lanes dropped, not added: see [`ClmulReg::fold_lanes`]).
+    unsafe fn lane0(self) -> Self::Lane;
     /// `x` in every lane.
     unsafe fn broadcast_lane(x: Self::Lane) -> Self;
     /// Each lane `p` (a byte-reversed block, as the carry-less code holds it) times x^-1: the
@@ -143,6 +146,32 @@ impl<V: ClmulReg> Sum<V> {
         unsafe { reduce(self) }
     }
 
+    /// [`Sum::schoolbook_add`] with the same power in every lane of a register: the power of
+    /// register `r`'s first block, H^(GROUP × LANES − r × LANES), broadcast from `h` (H^(GROUP
+    /// × LANES) … H^1). Summed so, and reduced lane by lane without adding the lanes
+    /// ([`Sum::reduce_by_lane`]), a group leaves in lane `j` a sum `A_j` whose share of the
+    /// accumulator is `A_j · H^-j`: every block's product is its power's times `H^j`. Folded
+    /// into register 0 of the next group lane by lane, `A_j` is multiplied by H^(GROUP × LANES)
+    /// as the accumulator is, and lane `j` of a group whose powers are H^n … H^1 lane by lane
+    /// (every other group, and the tails) multiplies it by H^(n − j), which is `H^-j · H^n`:
+    /// such a group takes the lanes back to one accumulator, in its own reduction, with no
+    /// inverse power anywhere.
+    ///
+    /// Why: the lanes' XOR after every reduction (three lane extracts and three XORs on zmm)
+    /// is gone from the loop's groups, and so is its latency from the chain that carries the
+    /// accumulator from group to group.
+    #[inline(always)]
+    pub(crate) unsafe fn schoolbook_add_by_lane(&mut self, h: *const Block, r: usize, x: V) {
+        unsafe { mul_add(self, x, V::broadcast(&*h.add(r * V::LANES))) }
+    }
+
+    /// The lanes' sums after a group summed by [`Sum::schoolbook_add_by_lane`], each reduced in
+    /// its lane and not added.
+    #[inline(always)]
+    pub(crate) unsafe fn reduce_by_lane(self) -> V {
+        unsafe { reduce_lanes(self) }
+    }
+
     /// Adds `x` times `p` (a register of powers) by Karatsuba as [`Sum::karatsuba_add`] does,
     /// the power's folded halves made here (for powers read once, not a group's).
     #[inline(always)]
@@ -164,12 +193,14 @@ impl<V: ClmulReg> Sum<V> {
 }
 
 /// Register `r` of the group at `chunk`, byte-reversed, with the accumulator `a` folded into
-/// register 0.
+/// register 0. `a` is a whole register: the accumulator in lane 0 and zeros
+/// ([`ClmulReg::from_lane0`]), or one sum per lane ([`Sum::schoolbook_add_by_lane`]), which
+/// this folds into the lanes of register 0 each to its own.
 #[inline(always)]
-pub(crate) unsafe fn group_register<V: ClmulReg>(chunk: *const Block, r: usize, a: V::Lane) -> V {
+pub(crate) unsafe fn group_register<V: ClmulReg>(chunk: *const Block, r: usize, a: V) -> V {
     unsafe {
         let x = V::load(chunk.add(r * V::LANES)).byte_reverse();
-        if r == 0 { x.xor(V::from_lane0(a)) } else { x }
+        if r == 0 { x.xor(a) } else { x }
     }
 }
 
@@ -202,12 +233,13 @@ unsafe fn reduce_lanes<V: ClmulReg>(s: Sum<V>) -> V {
 }
 
 /// The accumulator `a` after the `GROUP × LANES` blocks at `chunk`; `h` points at the powers
-/// H^(GROUP × LANES) … H^1. By Karatsuba, the powers' halves folded here: 26 multiplies where
+/// H^(GROUP × LANES) … H^1. `a` is a register, as [`group_register`] takes it: the
+/// accumulator in lane 0, or one sum per lane, which this takes back to one. By Karatsuba, the powers' halves folded here: 26 multiplies where
 /// the schoolbook took 34 (a sealed message's last whole group when no tail follows, and long
 /// AD): 2–7% faster from 128 bytes to 1 KiB on Zen 5 at every width (2026-11-26; zmm from 512
 /// bytes, its group).
 #[inline(always)]
-pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V::Lane, chunk: *const Block) -> V::Lane {
+pub(crate) unsafe fn absorb_group<V: ClmulReg>(h: *const Block, a: V, chunk: *const Block) -> V::Lane {
     unsafe {
         let mut s = Sum::<V>::zero();
         for r in 0..GROUP {
@@ -318,7 +350,7 @@ pub(crate) unsafe fn update_blocks<V: ClmulReg>(powers: &[Block], acc: &mut Bloc
         let mut a = V::Lane::load(acc);
         let mut chunks = blocks.chunks_exact(group);
         for chunk in &mut chunks {
-            a = absorb_group::<V>(powers.as_ptr().add(n - group), a, chunk.as_ptr());
+            a = absorb_group::<V>(powers.as_ptr().add(n - group), V::from_lane0(a), chunk.as_ptr());
         }
         // The tail: at most GROUP × LANES − 1 blocks, aggregated as a group is, against the
         // powers that line up with them (H^m … H^1).

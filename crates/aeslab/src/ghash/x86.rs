@@ -14,7 +14,8 @@ use crate::simd::{BlockIsa, Isa, Kernel, Reg};
 macro_rules! clmul_vec {
     ($ty:ty, $clmul:ident, $shuffle32:ident, $set1_64:ident, $unpacklo:ident,
      shifts: $slli64:ident $srli64:ident $bslli:ident $srai32:ident, $and:ident,
-     fold: |$f:ident| $fold:expr, lane0: |$x:ident| $lane0:expr, bcast: |$b:ident| $bcast:expr) => {
+     fold: |$f:ident| $fold:expr, lane0: |$x:ident| $lane0:expr, first: |$l:ident| $first:expr,
+     bcast: |$b:ident| $bcast:expr) => {
         // SAFETY (all methods): the caller holds a token of an ISA with this register's
         // carry-less multiply (the `ClmulIsa`s below: PCLMULQDQ and SSSE3 for xmm, VPCLMULQDQ
         // with AVX2 or AVX-512F/BW for ymm and zmm).
@@ -61,6 +62,12 @@ macro_rules! clmul_vec {
             }
             #[inline(always)]
             #[allow(unused_unsafe)]
+            unsafe fn lane0(self) -> __m128i {
+                let $l = self;
+                unsafe { $first }
+            }
+            #[inline(always)]
+            #[allow(unused_unsafe)]
             unsafe fn broadcast_lane($b: __m128i) -> Self {
                 unsafe { $bcast }
             }
@@ -82,12 +89,13 @@ macro_rules! clmul_vec {
 
 clmul_vec!(__m128i, _mm_clmulepi64_si128, _mm_shuffle_epi32, _mm_set1_epi64x, _mm_unpacklo_epi64,
     shifts: _mm_slli_epi64 _mm_srli_epi64 _mm_bslli_si128 _mm_srai_epi32, _mm_and_si128,
-    fold: |v| v, lane0: |x| x, bcast: |x| x);
+    fold: |v| v, lane0: |x| x, first: |v| v, bcast: |x| x);
 
 clmul_vec!(__m256i, _mm256_clmulepi64_epi128, _mm256_shuffle_epi32, _mm256_set1_epi64x, _mm256_unpacklo_epi64,
     shifts: _mm256_slli_epi64 _mm256_srli_epi64 _mm256_bslli_epi128 _mm256_srai_epi32, _mm256_and_si256,
     fold: |v| _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)),
-    lane0: |x| _mm256_zextsi128_si256(x), bcast: |x| _mm256_broadcastsi128_si256(x));
+    lane0: |x| _mm256_zextsi128_si256(x), first: |v| _mm256_castsi256_si128(v),
+    bcast: |x| _mm256_broadcastsi128_si256(x));
 
 clmul_vec!(__m512i, _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_epi64, _mm512_unpacklo_epi64,
     shifts: _mm512_slli_epi64 _mm512_srli_epi64 _mm512_bslli_epi128 _mm512_srai_epi32, _mm512_and_si512,
@@ -95,7 +103,8 @@ clmul_vec!(__m512i, _mm512_clmulepi64_epi128, _mm512_shuffle_epi32, _mm512_set1_
         _mm_xor_si128(_mm512_castsi512_si128(v), _mm512_extracti32x4_epi32::<1>(v)),
         _mm_xor_si128(_mm512_extracti32x4_epi32::<2>(v), _mm512_extracti32x4_epi32::<3>(v)),
     ),
-    lane0: |x| _mm512_zextsi128_si512(x), bcast: |x| _mm512_broadcast_i32x4(x));
+    lane0: |x| _mm512_zextsi128_si512(x), first: |v| _mm512_castsi512_si128(v),
+    bcast: |x| _mm512_broadcast_i32x4(x));
 
 impl ClmulIsa for Pclmul {}
 impl ClmulIsa for VpclmulYmm {}
