@@ -839,9 +839,9 @@ where
     P: GroupProduct,
     Q: GroupProduct,
 {
-    // Opening's last group apart, when `P` would leave its sums by lane: it reads the keys
-    // from the schedule, as one group in many it costs nothing to speak of (and one more
-    // body of the group with the copy's keys would).
+    // Opening's last group apart, when `P` would leave its sums by lane. It reads its round
+    // keys from the schedule: the loop's copy (`WideKeys`) is made only for messages long
+    // enough for it, and wiped when the loop ends.
     let last_apart = decrypt && P::BY_LANE && full > 0;
     let by_p = if last_apart { full - 1 } else { full };
     // SAFETY: the caller's ISA and `full` groups at `p`.
