@@ -1,8 +1,10 @@
 //! Messages as a user's crate sends them, through the RustCrypto traits, against the peers:
 //! one key object, a fresh nonce or IV per message, at 16 B to 64 KiB. AES-GCM seal and open
-//! (aeslab's `Aes128Gcm`/`Aes256Gcm`, RustCrypto aes-gcm 0.11, ring 0.17), AES-CTR per
-//! message (`KeyIvInit::new` + `apply_keystream`, key set-up included: aeslab's `AesCtr`,
-//! RustCrypto ctr 0.10 over aes 0.9), and key set-up alone.
+//! (aeslab's `Aes128Gcm`/`Aes256Gcm`, RustCrypto aes-gcm 0.11, ring 0.17, aws-lc-rs), AES-CTR
+//! per message (`KeyIvInit::new` + `apply_keystream`, key set-up included: aeslab's `AesCtr`,
+//! RustCrypto ctr 0.10 over aes 0.9; aws-lc-rs, whose API keeps one key and takes an IV per
+//! message), and key set-up alone. aws-lc-rs is left out where its dev-dependency is (32-bit
+//! x86 and big-endian targets).
 //!
 //! `cargo bench -p aeslab --bench messages` (criterion's own report; `aeslab bench ctr` and
 //! `aeslab bench gcm` measure the same rows with the calibrated, interleaved timer).
@@ -57,26 +59,50 @@ where
     });
 }
 
-fn open_ring(g: &mut BenchmarkGroup<'_, WallTime>, key: &[u8], size: usize) {
-    use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
-    let ring_key = LessSafeKey::new(UnboundKey::new(ring_alg(key), key).unwrap());
-    let seal = |buf: &mut [u8]| ring_key.seal_in_place_separate_tag(Nonce::assume_unique_for_key(OPEN_NONCE), Aad::empty(), buf).unwrap();
-    let mut buf = vec![0u8; size];
-    let sealed_tag = seal(&mut buf);
-    let message_tag = seal(&mut buf.clone());
-    let (tags, mut next) = ([sealed_tag, message_tag], 0);
-    g.bench_function("ring 0.17", |b| {
-        b.iter(|| {
-            let nonce = Nonce::assume_unique_for_key(OPEN_NONCE);
-            ring_key.open_in_place_separate_tag(nonce, Aad::empty(), tags[next], black_box(&mut buf), 0..).unwrap();
-            next ^= 1;
-        })
-    });
+/// Sealing and opening through ring's `aead` API, which aws-lc-rs has too: `$krate` is either
+/// crate. Opening as `open_rustcrypto` does, by `$open_call` (the crates' opening in place
+/// takes its tag and its buffer differently).
+macro_rules! ring_api_gcm {
+    ($seal:ident, $open:ident, $krate:ident, $name:literal,
+     open: |$k:ident, $nonce:ident, $tag:ident, $buf:ident| $open_call:expr) => {
+        fn $seal(g: &mut BenchmarkGroup<'_, WallTime>, key: &[u8], size: usize) {
+            use $krate::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
+            let alg = if key.len() == 16 { &$krate::aead::AES_128_GCM } else { &$krate::aead::AES_256_GCM };
+            let sealing_key = LessSafeKey::new(UnboundKey::new(alg, key).unwrap());
+            let (mut buf, mut n) = (vec![0u8; size], 0u64);
+            g.bench_function($name, |b| {
+                b.iter(|| {
+                    let nonce = Nonce::assume_unique_for_key(nonce(&mut n));
+                    black_box(sealing_key.seal_in_place_separate_tag(nonce, Aad::empty(), &mut buf).unwrap())
+                })
+            });
+        }
+
+        fn $open(g: &mut BenchmarkGroup<'_, WallTime>, key: &[u8], size: usize) {
+            use $krate::aead::{Aad, LessSafeKey, Nonce, UnboundKey};
+            let alg = if key.len() == 16 { &$krate::aead::AES_128_GCM } else { &$krate::aead::AES_256_GCM };
+            let opening_key = LessSafeKey::new(UnboundKey::new(alg, key).unwrap());
+            let seal = |buf: &mut [u8]| opening_key.seal_in_place_separate_tag(Nonce::assume_unique_for_key(OPEN_NONCE), Aad::empty(), buf).unwrap();
+            let mut buf = vec![0u8; size];
+            let sealed_tag = seal(&mut buf);
+            let message_tag = seal(&mut buf.clone());
+            let (tags, mut next) = ([sealed_tag, message_tag], 0);
+            g.bench_function($name, |b| {
+                b.iter(|| {
+                    let ($k, $nonce, $tag, $buf) = (&opening_key, Nonce::assume_unique_for_key(OPEN_NONCE), &tags[next], black_box(&mut buf));
+                    $open_call.unwrap();
+                    next ^= 1;
+                })
+            });
+        }
+    };
 }
 
-fn ring_alg(key: &[u8]) -> &'static ring::aead::Algorithm {
-    if key.len() == 16 { &ring::aead::AES_128_GCM } else { &ring::aead::AES_256_GCM }
-}
+ring_api_gcm!(seal_ring, open_ring, ring, "ring 0.17",
+    open: |key, nonce, tag, buf| key.open_in_place_separate_tag(nonce, ring::aead::Aad::empty(), *tag, buf, 0..));
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
+ring_api_gcm!(seal_aws_lc, open_aws_lc, aws_lc_rs, "aws-lc-rs",
+    open: |key, nonce, tag, buf| key.open_in_place_separate_tag(nonce, aws_lc_rs::aead::Aad::empty(), tag.as_ref(), buf));
 
 fn gcm(c: &mut Criterion) {
     for key in [vec![0x2bu8; 16], vec![0x2bu8; 32]] {
@@ -91,14 +117,9 @@ fn gcm(c: &mut Criterion) {
                 seal_rustcrypto::<aeslab::gcm::Aes256Gcm>(&mut g, "aeslab", &key, size);
                 seal_rustcrypto::<aes_gcm011::Aes256Gcm>(&mut g, "aes-gcm 0.11", &key, size);
             }
-            let ring_key = ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(ring_alg(&key), &key).unwrap());
-            let (mut buf, mut n) = (vec![0u8; size], 0u64);
-            g.bench_function("ring 0.17", |b| {
-                b.iter(|| {
-                    let nonce = ring::aead::Nonce::assume_unique_for_key(nonce(&mut n));
-                    black_box(ring_key.seal_in_place_separate_tag(nonce, ring::aead::Aad::empty(), &mut buf).unwrap())
-                })
-            });
+            seal_ring(&mut g, &key, size);
+            #[cfg(not(any(target_arch = "x86", target_endian = "big")))]
+            seal_aws_lc(&mut g, &key, size);
             g.finish();
 
             let mut g = c.benchmark_group(format!("aes{bits}gcm-open-{size}B"));
@@ -111,6 +132,8 @@ fn gcm(c: &mut Criterion) {
                 open_rustcrypto::<aes_gcm011::Aes256Gcm>(&mut g, "aes-gcm 0.11", &key, size);
             }
             open_ring(&mut g, &key, size);
+            #[cfg(not(any(target_arch = "x86", target_endian = "big")))]
+            open_aws_lc(&mut g, &key, size);
             g.finish();
         }
     }
@@ -128,6 +151,23 @@ fn ctr_per_message<C: KeyIvInit + StreamCipher>(g: &mut BenchmarkGroup<'_, WallT
     });
 }
 
+/// aws-lc-rs's AES-CTR: one key made once (its API takes the IV per call), a fresh IV per
+/// message.
+#[cfg(not(any(target_arch = "x86", target_endian = "big")))]
+fn ctr_aws_lc(g: &mut BenchmarkGroup<'_, WallTime>, key: &[u8], size: usize) {
+    use aws_lc_rs::cipher::{AES_128, AES_256, EncryptingKey, EncryptionContext, UnboundCipherKey};
+    let alg = if key.len() == 16 { &AES_128 } else { &AES_256 };
+    let ctr_key = EncryptingKey::ctr(UnboundCipherKey::new(alg, key).unwrap()).unwrap();
+    let (mut buf, mut n) = (vec![0u8; size], 0u64);
+    g.bench_function("aws-lc-rs", |b| {
+        b.iter(|| {
+            let mut iv = [0u8; 16];
+            iv[..12].copy_from_slice(&nonce(&mut n));
+            ctr_key.less_safe_encrypt(black_box(&mut buf), EncryptionContext::Iv128(iv.into())).unwrap();
+        })
+    });
+}
+
 fn ctr(c: &mut Criterion) {
     for key in [vec![0x2bu8; 16], vec![0x2bu8; 32]] {
         let bits = key.len() * 8;
@@ -141,6 +181,8 @@ fn ctr(c: &mut Criterion) {
                 ctr_per_message::<aeslab::ctr::Aes256Ctr>(&mut g, "aeslab", &key, size);
                 ctr_per_message::<ctr010::Ctr128BE<aes09::Aes256>>(&mut g, "ctr 0.10 + aes 0.9", &key, size);
             }
+            #[cfg(not(any(target_arch = "x86", target_endian = "big")))]
+            ctr_aws_lc(&mut g, &key, size);
             g.finish();
         }
     }
@@ -159,7 +201,8 @@ fn in_place<T>(g: &mut BenchmarkGroup<'_, WallTime>, name: &str, make: impl Fn()
     });
 }
 
-/// One key-setup group: the block cipher against aes 0.9, AES-GCM against aes-gcm 0.11 and ring.
+/// One key-setup group: the block cipher against aes 0.9, AES-GCM against aes-gcm 0.11, ring and
+/// aws-lc-rs.
 macro_rules! key_setup_group {
     ($c:expr, $bits:literal, $bytes:literal, $aes:ident, $gcm:ident, $ring:ident) => {{
         let key = [0x2bu8; $bytes];
@@ -170,6 +213,10 @@ macro_rules! key_setup_group {
         in_place(&mut g, concat!("aes-gcm 0.11 ", stringify!($gcm)), || aes_gcm011::$gcm::new(black_box(&key.into())));
         in_place(&mut g, concat!("ring 0.17 ", stringify!($ring)), || {
             ring::aead::LessSafeKey::new(ring::aead::UnboundKey::new(&ring::aead::$ring, black_box(&key)).unwrap())
+        });
+        #[cfg(not(any(target_arch = "x86", target_endian = "big")))]
+        in_place(&mut g, concat!("aws-lc-rs ", stringify!($ring)), || {
+            aws_lc_rs::aead::LessSafeKey::new(aws_lc_rs::aead::UnboundKey::new(&aws_lc_rs::aead::$ring, black_box(&key)).unwrap())
         });
         g.finish();
     }};
