@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds="${1:-${FUZZ_SECONDS:-60}}"
 
-rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+rustup toolchain list | grep '^nightly' >/dev/null || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
 
 cargo +nightly fuzz build

@@ -5,8 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
-rustup +nightly component list --installed | grep -q '^miri' || rustup +nightly component add miri rust-src
+rustup toolchain list | grep '^nightly' >/dev/null || rustup toolchain install nightly --profile minimal
+rustup +nightly component list --installed | grep '^miri' >/dev/null || rustup +nightly component add miri rust-src
 cargo +nightly miri setup >/dev/null
 
 # The known-answer files live outside the crate: Miri's isolation would refuse to open them.

@@ -43,7 +43,7 @@ for entry in qemu64=ct64 Conroe=bitslice-sse Westmere=aesni Haswell,-pcid,-x2api
         cargo test --workspace --no-fail-fast "${skip[@]}" >"$log" 2>&1 || rc=$?
     grep -E '^test result' "$log" | awk '{p += $4; f += $6} END {printf "   %d tests passed, %d failed, in %d test binaries\n", p, f, NR}'
     if [ "$rc" -ne 0 ]; then
-        grep -E -A20 '^failures:' "$log" | head -60 || tail -40 "$log"
+        grep -E -A20 '^failures:' "$log" | sed -n '1,60p' || tail -40 "$log"
         echo "test-x86-cpus: cargo test failed on emulated $model (exit $rc)"; exit 1
     fi
     rm -f "$log"

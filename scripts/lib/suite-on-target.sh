@@ -9,7 +9,7 @@ suite_on_target() {
     start=$(date +%s)
     log=$(mktemp)
     if ! cargo test -p aeslab --no-fail-fast --target "$target" >"$log" 2>&1; then
-        grep -E -A30 '^failures:' "$log" | head -80 || tail -40 "$log"
+        grep -E -A30 '^failures:' "$log" | sed -n '1,80p' || tail -40 "$log"
         rm -f "$log"
         echo "$name: the test suite failed on $target"; exit 1
     fi
