@@ -3,8 +3,8 @@
 //! (aeslab's `Aes128Gcm`/`Aes256Gcm`, RustCrypto aes-gcm 0.11, ring 0.17, aws-lc-rs), AES-CTR
 //! per message (`KeyIvInit::new` + `apply_keystream`, key set-up included: aeslab's `AesCtr`,
 //! RustCrypto ctr 0.10 over aes 0.9; aws-lc-rs, whose API keeps one key and takes an IV per
-//! message, and aeslab run the same way), and key set-up alone. aws-lc-rs is left out where its dev-dependency is (32-bit
-//! x86 and big-endian targets).
+//! message, and aeslab run the same way), and key set-up alone. aws-lc-rs is left out where
+//! its dev-dependency is (32-bit x86 and big-endian targets).
 //!
 //! `cargo bench -p aeslab --bench messages` (criterion's own report; `aeslab bench ctr` and
 //! `aeslab bench gcm` measure the same rows with the calibrated, interleaved timer).
