@@ -148,6 +148,7 @@ pub fn zmm_clmul_apart_from_aes() -> bool {
 
 /// [`zmm_clmul_apart_from_aes`] for a caller that holds zmm VPCLMULQDQ already (a GHASH key
 /// made for it): the vendor's part alone, without the features' and the mask's look-ups.
+#[inline]
 pub(crate) fn zmm_clmul_apart_given_zmm_clmul() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

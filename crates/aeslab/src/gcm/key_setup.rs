@@ -24,6 +24,8 @@ struct KeySetup<'a, I, T, W: FnOnce(AnyAes, GhashKey) -> T> {
     key: &'a [u8],
     aes: I,
     ghash: Available,
+    /// `ghash`'s [`Available::stitched_schoolbook`], looked up before the kernel.
+    stitched_schoolbook: bool,
     wrap: W,
 }
 
@@ -37,7 +39,7 @@ impl<I: Stitched, T, W: FnOnce(AnyAes, GhashKey) -> T> Kernel for KeySetup<'_, I
         // GHASH, and the key's length.
         let (aes, ghash) = unsafe {
             let aes = AesInsn::schedule_in_kernel(self.aes, self.key, Some(&mut h));
-            (aes, GhashKey::new_in_kernel::<I::Reg>(&h, self.ghash))
+            (aes, GhashKey::new_in_kernel::<I::Reg>(&h, self.ghash, self.stitched_schoolbook))
         };
         // H stays in the GHASH key only.
         crate::ct::wipe(&mut h);
@@ -59,7 +61,7 @@ pub(crate) fn one_kernel<I: Stitched, T, W: FnOnce(AnyAes, GhashKey) -> T>(
         && let Ok(aes) = AesInsn::<I>::ready(key.len())
         && let Some(both) = I::Both::detect()
     {
-        return both.enter_in_place(KeySetup { key, aes, ghash, wrap });
+        return both.enter_in_place(KeySetup { key, aes, ghash, stitched_schoolbook: ghash.stitched_schoolbook(), wrap });
     }
     otherwise(wrap)
 }

@@ -535,8 +535,10 @@ impl GhashKey {
     /// # Safety
     /// Only inside a kernel entered under an ISA with `V`'s carry-less multiply, and `imp` is
     /// the GHASH of `V`'s width (its token then exists, and the powers are the ones it reads).
+    /// `stitched_schoolbook` is `imp`'s [`Available::stitched_schoolbook`], looked up before
+    /// the kernel.
     #[inline(always)]
-    pub(crate) unsafe fn new_in_kernel<V: ClmulReg>(h: &Block, imp: Available) -> GhashKey {
+    pub(crate) unsafe fn new_in_kernel<V: ClmulReg>(h: &Block, imp: Available, stitched_schoolbook: bool) -> GhashKey {
         debug_assert_eq!(imp.imp.powers_used(), GROUP * V::LANES);
         // SAFETY: the caller runs under `V`'s carry-less multiply; `h` is 16 bytes.
         let h1 = unsafe { V::Lane::load(h).byte_reverse().times_inverse_x() };
@@ -546,7 +548,7 @@ impl GhashKey {
             powers: PowerTable::new(unsafe { powers_in_kernel::<V>(h1) }, !imp.imp.upper_powers_later()),
             imp: imp.imp,
             clmul: imp.clmul,
-            stitched_schoolbook: imp.stitched_schoolbook,
+            stitched_schoolbook,
         }
     }
 }

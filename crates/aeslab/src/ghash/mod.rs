@@ -95,45 +95,55 @@ impl GhashImpl {
         self == GhashImpl::Portable || carryless(self).is_some()
     }
 
-    /// It with its token, if this CPU can run it: what [`GhashKey::new`] takes.
+    /// It with its token, if this CPU can run it: what [`GhashKey::new`] takes. Inlined, as
+    /// every AES-GCM key set-up asks (a few loads and tests of the detected features).
+    #[inline]
     pub(crate) fn check(self) -> Option<Available> {
         let clmul = match self {
             GhashImpl::Portable => None,
             _ => Some(carryless(self)?),
         };
-        Some(Available { imp: self, clmul, stitched_schoolbook: stitched_schoolbook(self) })
+        Some(Available { imp: self, clmul })
     }
 
     /// The fastest this CPU has. Found once (every AES-GCM key asks): its index in
     /// [`GhashImpl::ALL`] in an atomic byte, as for the default AES backend.
+    #[inline]
     pub fn fastest() -> GhashImpl {
         const UNKNOWN: u8 = u8::MAX;
         static FASTEST: AtomicU8 = AtomicU8::new(UNKNOWN);
+        /// The first look-up: which is the fastest, stored for the next ones.
+        #[cold]
+        fn find(fastest_index: &AtomicU8) -> GhashImpl {
+            let fastest = [GhashImpl::Pmull, GhashImpl::Vpclmul512, GhashImpl::Vpclmul256, GhashImpl::Pclmul]
+                .into_iter()
+                .find(|g| g.available())
+                .unwrap_or(GhashImpl::Portable);
+            let index = GhashImpl::ALL.iter().position(|g| *g == fastest).expect("every GHASH is in ALL");
+            fastest_index.store(index as u8, Ordering::Relaxed);
+            fastest
+        }
         match FASTEST.load(Ordering::Relaxed) {
-            UNKNOWN => {
-                let fastest = [GhashImpl::Pmull, GhashImpl::Vpclmul512, GhashImpl::Vpclmul256, GhashImpl::Pclmul]
-                    .into_iter()
-                    .find(|g| g.available())
-                    .unwrap_or(GhashImpl::Portable);
-                let index = GhashImpl::ALL.iter().position(|g| *g == fastest).expect("every GHASH is in ALL");
-                FASTEST.store(index as u8, Ordering::Relaxed);
-                fastest
-            }
+            UNKNOWN => find(&FASTEST),
             index => GhashImpl::ALL[usize::from(index)],
         }
     }
 }
 
 /// A GHASH implementation this CPU has, with its token (none for the portable code).
+///
+/// Two bytes, which the compiler puts together in one register. With a third, whether a
+/// stitched loop runs the schoolbook, `Aes128Gcm::new` wrote it to the stack as a byte and a
+/// word and copied it into the key kernel's arguments as one load that spans the two stores,
+/// which waits until both reach the cache (40–50% of the samples of `new` outside its kernel,
+/// Zen 4, 2026-12-02). That one is [`Available::stitched_schoolbook`], looked up where needed.
+/// After: `new`'s own share of a key set-up's samples 17.5% → 8.6% (the kernel's the rest);
+/// `bench gcm`'s key set-up over five alternated rounds, medians 0.93× (AES-128) and 0.98×
+/// (AES-256) the time before, inside the machine's spread that day.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Available {
     imp: GhashImpl,
     clmul: Option<Carryless>,
-    /// [`GhashKey::stitched_schoolbook`], looked up here, before any kernel: AES-GCM's key
-    /// set-up kernel called the look-up (not inlined) between the AES schedule and the powers,
-    /// which cleared the upper halves of the registers (VZEROUPPER) and put the round keys and H
-    /// through the stack around the call.
-    stitched_schoolbook: bool,
 }
 
 impl Available {
@@ -141,6 +151,15 @@ impl Available {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // For the stitched key set-up.
     pub(crate) fn imp(self) -> GhashImpl {
         self.imp
+    }
+
+    /// [`GhashKey::stitched_schoolbook`] for a key made on it. Looked up before any kernel is
+    /// entered: AES-GCM's key set-up kernel called the look-up (not inlined) between the AES
+    /// schedule and the powers, which cleared the upper halves of the registers (VZEROUPPER)
+    /// and put the round keys and H through the stack around the call.
+    #[inline]
+    pub(crate) fn stitched_schoolbook(self) -> bool {
+        stitched_schoolbook(self.imp)
     }
 }
 
@@ -163,6 +182,7 @@ extern "C" fn powers(clmul: Option<Carryless>, h1: u128) -> [Block; POWERS] {
 }
 
 /// The carry-less token for `imp`, where this architecture and CPU have one.
+#[inline]
 fn carryless(imp: GhashImpl) -> Option<Carryless> {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     return Carryless::detect(imp);
@@ -259,7 +279,7 @@ impl GhashKey {
             powers: PowerTable::new(powers(imp.clmul, times_inverse_x(h)), !imp.imp.upper_powers_later()),
             imp: imp.imp,
             clmul: imp.clmul,
-            stitched_schoolbook: imp.stitched_schoolbook,
+            stitched_schoolbook: imp.stitched_schoolbook(),
         }
     }
 

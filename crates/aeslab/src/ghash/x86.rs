@@ -171,6 +171,7 @@ pub(crate) enum Carryless {
 
 impl Carryless {
     /// The token for `imp`, if this CPU has it.
+    #[inline]
     pub(crate) fn detect(imp: GhashImpl) -> Option<Carryless> {
         match imp {
             GhashImpl::Pclmul => Pclmul::detect().map(Carryless::Xmm),
@@ -233,7 +234,7 @@ mod tests {
         fn run(self) -> GhashKey {
             let available = self.imp.check().expect("the test enters only where the CPU has it");
             // SAFETY: entered under `I`, the ISA of `imp`'s width.
-            unsafe { GhashKey::new_in_kernel::<<I as BlockIsa>::Reg>(&self.h, available) }
+            unsafe { GhashKey::new_in_kernel::<<I as BlockIsa>::Reg>(&self.h, available, available.stitched_schoolbook()) }
         }
     }
 
