@@ -171,6 +171,11 @@ pub const FACE_PAYS_FROM_BLOCKS: usize = 512;
 /// machine) one run read (AES-128 and AES-256) `vaes512` 23.7 and 21.5 KiB, `vaes256` 19.1
 /// and 23.1 KiB, AES-NI 13.4 and 12.7 KiB: still the same thresholds. (AES-GCM's on Intel's
 /// `vaes512` moved down, measured sealing one message: [`crate::gcm::face_pays_from_blocks`].)
+/// On Zen 4 (2026-12-02, three runs, two of them beside a CI build) `vaes512` broke even at
+/// 27–31 KiB with AES-128 and 18–28 KiB with AES-256, `vaes256` at 9–17 and 4–6 KiB, AES-NI
+/// at 4–6 and 2–4 KiB: there the zmm threshold comes a little early for AES-128 (a message of
+/// 20–30 KiB pays a few percent), and the AES-NI and ymm ones late; not changed on runs this
+/// spread.
 ///
 /// A stream runs plain CTR until it has run this many blocks under one table (or is asked for
 /// this many in one call), and GCM with a FACE level asked for builds a message's table only

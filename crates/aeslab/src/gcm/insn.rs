@@ -136,7 +136,10 @@ struct GroupKey {
 /// AES-256 sealing 0.263 → 0.253 at 4 KiB, opening 0.254 → 0.246, the same within the runs'
 /// spread at 1420 bytes and from 16 KiB (where the AES port alone bounds the loop); AES-128
 /// sealing 1% faster at 1420 bytes and 3% from 4 KiB to 64 KiB (0.212 → 0.205 at 4 KiB, 0.185
-/// → 0.179 at 64 KiB), opening 1.5–3%. On ymm the two measured the same (`vaes256`).
+/// → 0.179 at 64 KiB), opening 1.5–3%. On ymm the two measured the same (`vaes256`). On Zen 4
+/// (2026-12-02, `vaes512`, three alternated rounds of `bench gcm`) the schoolbook was slower
+/// from 1 KiB, medians 1.00–1.08× the time: there a zmm multiply takes about an AES round's
+/// slot in the pipes the two share (`docs/measurements/zen4.md`).
 trait GroupProduct {
     /// The group leaves one sum per lane ([`ByLane`]) rather than the accumulator in lane 0.
     const BY_LANE: bool = false;

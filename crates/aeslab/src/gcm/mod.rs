@@ -230,6 +230,12 @@ impl core::fmt::Debug for Gcm {
 /// against the one before) AES-128 at 20 KiB sealed and opened as fast with FACE as without,
 /// within the runs' spread. There now, just past the crossovers: 24 KiB (1536 blocks), 16 KiB
 /// (1024) and 12 KiB (768).
+///
+/// Zen 4 takes CTR's threshold (20 KiB on `vaes512`). There (2026-12-02, this threshold
+/// lowered to 4 KiB for the experiment, three runs of `bench gcm`) rd2p against plain broke
+/// even at 16–24 KiB sealing and 24–32 KiB opening, with both key sizes, and was 5–9% ahead at
+/// 64 KiB: the loop waits for pipes that the AES rounds share with the carry-less multiplies,
+/// so the two rounds FACE skips save less than their share. 20 KiB stays.
 pub fn face_pays_from_blocks(backend: BackendKind, rounds: usize) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
     if backend == BackendKind::Vaes512 && crate::cpu::zmm_aes_full_rate() {
