@@ -153,13 +153,15 @@ impl Available {
         self.imp
     }
 
-    /// [`GhashKey::stitched_schoolbook`] for a key made on it. Looked up before any kernel is
+    /// [`GhashKey::stitched_schoolbook`] for a key made on it: whether a stitched GCM loop
+    /// beside it multiplies by the schoolbook, on zmm where the multiplier has issue slots to
+    /// spare ([`crate::cpu::zmm_clmul_apart_from_aes`]). Looked up before any kernel is
     /// entered: AES-GCM's key set-up kernel called the look-up (not inlined) between the AES
     /// schedule and the powers, which cleared the upper halves of the registers (VZEROUPPER)
     /// and put the round keys and H through the stack around the call.
     #[inline]
     pub(crate) fn stitched_schoolbook(self) -> bool {
-        stitched_schoolbook(self.imp)
+        self.imp == GhashImpl::Vpclmul512 && crate::cpu::zmm_clmul_apart_given_zmm_clmul()
     }
 }
 
@@ -242,12 +244,6 @@ pub(crate) struct GhashKey {
     /// on zmm where the multiplier has issue slots to spare
     /// ([`crate::cpu::zmm_clmul_apart_from_aes`]).
     stitched_schoolbook: bool,
-}
-
-/// Whether a stitched GCM loop beside `imp` multiplies by the schoolbook: zmm, where the
-/// multiplier has issue slots to spare ([`crate::cpu::zmm_clmul_apart_from_aes`]).
-fn stitched_schoolbook(imp: GhashImpl) -> bool {
-    imp == GhashImpl::Vpclmul512 && crate::cpu::zmm_clmul_apart_given_zmm_clmul()
 }
 
 impl Drop for GhashKey {
