@@ -4,7 +4,7 @@
 # see the same machine. Prints, per record both builds share, the median cycles/byte of each
 # and the ratio new/old, with the spread of the ratio over the rounds.
 #
-# Usage: scripts/bench-old-new.sh OLD_COMMIT [ROUNDS] [BENCH...]
+# Usage: [SIZES=16384,65536] scripts/bench-old-new.sh OLD_COMMIT [ROUNDS] [BENCH...]
 #        (defaults: 3 rounds; ctr gcm aez, each with --quick and the sizes below)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +24,12 @@ cargo build --release --quiet --bin aeslab
 old_bin="$work/old-target/release/aeslab"
 new_bin=./target/release/aeslab
 
+# SIZES (comma-separated bytes) replaces each bench's default sizes.
 args_for() {
     case "$1" in
-        ctr) echo "bench ctr --quick --sizes 64,1024,4096,16384 --keys 128,256" ;;
-        gcm) echo "bench gcm --quick --sizes 64,1024,4096,16384 --keys 128,256" ;;
-        aez) echo "bench aez --quick --sizes 32,1024,16384" ;;
+        ctr) echo "bench ctr --quick --sizes ${SIZES:-64,1024,4096,16384} --keys 128,256" ;;
+        gcm) echo "bench gcm --quick --sizes ${SIZES:-64,1024,4096,16384} --keys 128,256" ;;
+        aez) echo "bench aez --quick --sizes ${SIZES:-32,1024,16384}" ;;
     esac
 }
 
