@@ -170,6 +170,26 @@ macro_rules! any_as_dyn_arms {
 }
 pub(crate) use any_as_dyn_arms;
 
+/// `any_call!(value, b => expr)`: `expr` with `b` the backend that `value` (an `&AnyAes`)
+/// holds, by its own type — each arm a direct call. The per-message paths dispatch this way
+/// inside a function that is never inlined: one jump on the variant, as cheap as a vtable's
+/// call, and the kernels are compiled in this crate only (see [`crate::ctr::engine`]).
+macro_rules! any_call {
+    ($value:expr, $b:ident => $body:expr) => {
+        $crate::aes::backend_list!([$crate::aes::any_call_arms], ($value), ($b), ($body))
+    };
+}
+pub(crate) use any_call;
+
+macro_rules! any_call_arms {
+    ((($value:expr), ($b:ident), ($body:expr)) $($(#[$cfg:meta])* $variant:ident($ty:ty),)*) => {
+        match $value {
+            $( $(#[$cfg])* $crate::aes::AnyAes::$variant($b) => $body, )*
+        }
+    };
+}
+pub(crate) use any_call_arms;
+
 /// Generates [`BackendKind`] and [`AnyAes`] from the list.
 macro_rules! define_backends {
     (() $($(#[$cfg:meta])* $variant:ident($ty:ty),)*) => {

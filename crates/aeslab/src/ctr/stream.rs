@@ -221,7 +221,7 @@ impl DynCtr {
         // cycles, three runs.)
         let face = self.face != FaceLevel::None && n >= 16 && n >= face_min_call_blocks(self.key.kind(), self.key.rounds());
         if !face && n as u64 <= blocks_to_wrap(ctr) {
-            engine(&self.key).xor_plain_bytes(ctr, data);
+            super::xor_plain_bytes(&self.key, ctr, data);
         } else {
             self.xor_blocks_at(ctr, face, data);
         }

@@ -35,7 +35,7 @@ use cipher::{KeyInit, KeySizeUser};
 
 use crate::aead_glue::DetachedAead;
 use crate::aes::sliced::SlicedIsa;
-use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, default_backend};
+use crate::aes::{AesInsn, AesKeySize, AnyAes, BackendKind, Sliced, TableVartime, any_as_dyn, any_call, default_backend};
 use crate::ct::{WipedBlock, constant_time_eq};
 use crate::ctr::{Counter, CtrEngine, FACE_PAYS_FROM_BLOCKS, FaceLevel, FaceTable, blocks_to_wrap, engine, xor_plain_cut};
 use crate::ghash::{Available, GhashKey, Spare};
@@ -115,6 +115,15 @@ fn xor_then_ghash<E: CtrEngine + ?Sized>(
         // Inside a piece the low 32 bits do not wrap; the last step may reach 2^128.
         ctr = ctr.wrapping_add(chunk.len() as u128);
     }
+}
+
+/// The message without FACE in the kernel of the backend `aes` holds ([`GcmEngine::message`]):
+/// [`Gcm::crypt`]'s one call, dispatched by [`any_call!`]. Never inlined, so the kernels are
+/// compiled in this crate and not again in each crate `crypt` is inlined into (see
+/// [`crate::ctr::engine`]).
+#[inline(never)]
+fn plain_message(aes: &AnyAes, face: FaceLevel, ghash: &GhashKey, j0: u128, ad: &[u8], buf: &mut [u8], decrypt: bool) -> Option<Block> {
+    any_call!(aes, b => b.message(face, None, ghash, j0, ad, buf, decrypt))
 }
 
 impl GcmEngine for TableVartime {}
@@ -384,7 +393,7 @@ impl Gcm {
         // owns the whole message. The rest is in `crypt_other`, whose stack frame (the FACE
         // table, the short-message buffers) this path does not pay for.
         if !face_pays
-            && let Some(tag) = any_as_dyn!(&self.aes, GcmEngine).message(self.face, None, &self.ghash, j0, ad, buf, decrypt)
+            && let Some(tag) = plain_message(&self.aes, self.face, &self.ghash, j0, ad, buf, decrypt)
         {
             return Ok(tag);
         }
