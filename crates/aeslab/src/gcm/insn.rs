@@ -11,12 +11,14 @@
 //! because the input is the ciphertext. A group's products are summed unreduced and reduced
 //! once, before the last round: by Karatsuba (see `ghash::clmul`), or on zmm where the
 //! carry-less multiplier has a port of its own, by the schoolbook (`GroupProduct`), whose
-//! groups leave one sum per lane for the next group rather than adding the lanes (`ByLane`).
+//! groups leave one sum per lane for the next group rather than adding the lanes (`ByLane`),
+//! and sum two groups at a time before one reduction (`ByLaneAhead`).
 //!
 //! Register budget (16 vector registers on SSE and AVX2; 32 on AVX-512 and NEON): 8 AES states,
 //! the round key, the sum's three parts, the data register, its folded halves and one product,
 //! 15 in all (AVX-512 also keeps the second register of a pair and its products, to add both
-//! with one three-way XOR). The powers of H, their halves and the byte-reversal mask are
+//! with one three-way XOR, and a sum carried from one group to the next is the same three
+//! parts). The powers of H, their halves and the byte-reversal mask are
 //! memory operands, and so are most round keys: broadcast from the schedule, or on zmm loaded
 //! whole from a copy made per message (`WideKeys`).
 //!
@@ -117,11 +119,14 @@ mod aarch64 {
     }
 }
 
-/// Where a group's powers H^(GROUP × LANES) … H^1 and their Karatsuba halves are.
+/// Where a group's powers H^(GROUP × LANES) … H^1 and their Karatsuba halves are, and the
+/// paired powers (`ghash::table`: register `r`'s first power times H^(GROUP × LANES), read
+/// only by [`ByLaneAhead`], where every power is made).
 #[derive(Clone, Copy)]
 struct GroupKey {
     h: *const Block,
     halves: *const Block,
+    paired: *const Block,
 }
 
 /// How the loop multiplies a group's registers by their powers and reduces the sum.
@@ -206,6 +211,34 @@ impl GroupProduct for ByLane {
         unsafe { sum.schoolbook_add_by_lane(key.h, r, x) }
     }
 
+    #[inline(always)]
+    unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R {
+        unsafe { sum.reduce_by_lane() }
+    }
+}
+
+/// [`ByLane`] for the first of two groups summed together and reduced once (`later_groups`):
+/// register `r` multiplies by its power in the next group times H^(GROUP × LANES), the
+/// paired powers, so that the next group's own products add to the same sum, and the two
+/// groups' blocks stand in the sum as in one group of twice as many. Lane `j` of every
+/// register then still stands for `A_j · H^-j` ([`Sum::schoolbook_add_by_lane`]).
+///
+/// Why: the reduction (two carry-less multiplies, two qword swaps, two XORs) and the
+/// accumulator's fold run once per two groups, and the sums' XORs take fewer two-way steps. In
+/// the zmm loop on Intel, where those vector instructions and the rounds share two ports,
+/// every one of them is time (see the loop's figures in `docs/measurements`).
+struct ByLaneAhead;
+
+impl GroupProduct for ByLaneAhead {
+    const BY_LANE: bool = true;
+
+    #[inline(always)]
+    unsafe fn add<R: ClmulReg>(sum: &mut Sum<R>, key: GroupKey, r: usize, x: R) {
+        unsafe { sum.schoolbook_add_broadcast(key.paired.add(r), x) }
+    }
+
+    /// Not reduced on its own (`later_groups` sums the next group onto it); as [`ByLane`] if
+    /// it were.
     #[inline(always)]
     unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R {
         unsafe { sum.reduce_by_lane() }
@@ -633,10 +666,32 @@ where
     H: Hashed<R>,
     F: Finish<R>,
 {
+    unsafe { group_summing::<R, S, K, H, F, NR, AFTER, N, HASH, true>(keys, starts, dst, hashed, acc, Sum::zero(), fin).0 }
+}
+
+/// [`group`] with the GHASH products added onto `sum`, reduced (`REDUCE`: the accumulator
+/// returned) or not (the sum returned, for a group after it to add to: [`ByLaneAhead`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn group_summing<R, S, K, H, F, const NR: usize, const AFTER: usize, const N: usize, const HASH: bool, const REDUCE: bool>(
+    keys: &K,
+    starts: &mut S,
+    dst: *mut Block,
+    hashed: &H,
+    acc: R,
+    mut sum: Sum<R>,
+    fin: &mut F,
+) -> (R, Sum<R>)
+where
+    R: AesRound + ClmulReg,
+    S: Starts<R>,
+    K: GroupKeys<R>,
+    H: Hashed<R>,
+    F: Finish<R>,
+{
     unsafe {
         let mut s = [R::zero(); N];
         starts.next::<N>(&mut s);
-        let mut sum = Sum::<R>::zero();
         // The full rounds, written out (a loop over them with the GHASH registers inside was
         // not unrolled: the round keys and register indices stayed run-time values). The GHASH
         // registers go in pairs, `PAIRS[q]` in round `i` of `rounds` for `q` in
@@ -676,13 +731,13 @@ where
             )*};
         }
         rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12);
-        let acc = if HASH { hashed.reduce(sum) } else { acc };
+        let acc = if HASH && REDUCE { hashed.reduce(sum) } else { acc };
         let k_last = keys.round_key(NR);
         for (j, v) in s.iter().enumerate() {
             // (Wrapping: a masked tail's padding registers lie past the message.)
             fin.finish(j, dst.wrapping_add(j * R::LANES), *v, k_last);
         }
-        acc
+        (acc, sum)
     }
 }
 
@@ -787,11 +842,28 @@ unsafe fn hash_tail<R: ClmulReg>(powers: Powers<'_>, acc: R::Lane, ct: &[R; IN_F
     }
 }
 
+/// Whether the zmm loop sums two groups before one reduction ([`ByLaneAhead`]): where the
+/// rounds it runs, `NR − AFTER`, leave the VAES port time for other work, as AES-128 with FACE
+/// rd2p does (8 rounds a group beside 79 other vector instructions on the two ports). With
+/// more rounds the port is the bound (AES-128 without FACE: 10 rounds and 79 others; the XORs
+/// then go to the other port), and the instructions saved are not time. On Emerald Rapids
+/// (2026-12-03, one message at a time, six alternated runs of the builds with and without,
+/// fastest of each) AES-128 with rd2p sealed 64 KiB in 1.8% less time and opened it in 1.9%
+/// less (32 KiB: 2.0% and 0.9%); without FACE, at 4 and 16 KiB, pairs took 1–4% more, and
+/// AES-256 read the same either way.
+const fn paired_groups_pay(nr: usize, after: usize) -> bool {
+    nr - after <= 8
+}
+
 /// Groups `1..full` of the message at `p`, each hashing a group (sealing: the one before it;
-/// opening: itself) into `acc`, which is returned.
+/// opening: itself) into `acc`, which is returned. Where `P` leaves its sums by lane (the zmm
+/// loop on Intel) and the rounds leave room ([`paired_groups_pay`]), two groups at a time
+/// share one reduction: the first multiplies as [`ByLaneAhead`] and leaves its sum to the
+/// second.
 ///
 /// # Safety
-/// The ISA of `R` may run; `p` holds `full` groups.
+/// The ISA of `R` may run; `p` holds `full` groups; with `P::BY_LANE`, `gkey`'s paired powers
+/// are made.
 #[inline(always)]
 unsafe fn later_groups<R, S, K, P, const NR: usize, const AFTER: usize>(
     keys: &K,
@@ -809,7 +881,39 @@ where
     P: GroupProduct,
 {
     let g = GROUP * R::LANES;
-    for i in 1..full {
+    let mut first = 1;
+    if P::BY_LANE && paired_groups_pay(NR, AFTER) {
+        while first + 1 < full {
+            let i = first;
+            // SAFETY: the caller's ISA and `full` groups at `p`; the paired powers are made
+            // (the caller's).
+            unsafe {
+                let (ahead, own) = if decrypt { (p.add(i * g), p.add((i + 1) * g)) } else { (p.add((i - 1) * g), p.add(i * g)) };
+                let (_, sum) = group_summing::<R, S, K, _, _, NR, AFTER, IN_FLIGHT, true, false>(
+                    keys,
+                    starts,
+                    p.add(i * g),
+                    &GroupAt::<ByLaneAhead>::new(gkey, ahead),
+                    acc,
+                    Sum::zero(),
+                    &mut Whole,
+                );
+                // The accumulator went into the first group: none to fold here.
+                acc = group_summing::<R, S, K, _, _, NR, AFTER, IN_FLIGHT, true, true>(
+                    keys,
+                    starts,
+                    p.add((i + 1) * g),
+                    &GroupAt::<P>::new(gkey, own),
+                    R::zero(),
+                    sum.computed_here(),
+                    &mut Whole,
+                )
+                .0;
+            }
+            first += 2;
+        }
+    }
+    for i in first..full {
         // SAFETY: the caller's ISA and `full` groups at `p`.
         unsafe {
             let at = if decrypt { p.add(i * g) } else { p.add((i - 1) * g) };
@@ -907,7 +1011,9 @@ where
         let mut halves_space = RegisterSpace::<HALVES_SPACE>::uninit();
         let halves: &mut [Block] = if full > 0 { karatsuba_halves::<R>(h, &mut halves_space) } else { &mut [] };
         // (Dangling when empty: then nothing reads it, as nothing hashes a whole group.)
-        let gkey = GroupKey { h, halves: halves.as_ptr() };
+        // (The paired powers are read only by the zmm loop on Intel, whose messages of whole
+        // groups have every power made.)
+        let gkey = GroupKey { h, halves: halves.as_ptr(), paired: powers.paired() };
         // Pinned here, before the AD and the data: left alone, the compiler moved E_K(J0)'s ten
         // dependent rounds to the end, next to their one use, after the last GHASH reduction,
         // where a short message waited for them (and it kept the round keys, loaded here, in

@@ -240,6 +240,13 @@ impl core::fmt::Debug for Gcm {
 /// within the runs' spread. There now, just past the crossovers: 24 KiB (1536 blocks), 16 KiB
 /// (1024) and 12 KiB (768).
 ///
+/// Then the loop with rd2p summed two groups before each reduction (`insn::ByLaneAhead`,
+/// AES-128 only: with more rounds the VAES port is the bound), which made it 2–3% faster from
+/// 24 KiB. FACE rd2p against plain, sealing and opening one message, the builds alternated
+/// (Emerald Rapids, 2026-12-03, eight to ten runs each, fastest of each): AES-128 sealing
+/// 1.02 at 8 KiB, 0.97 at 12 KiB, 0.96 at 14 KiB, 0.95 at 16 KiB and 0.94 at 20 KiB; opening
+/// 1.05, 0.99, 0.97, 0.97 and 0.96. AES-128 there now: 14 KiB (896 blocks).
+///
 /// Zen 4 takes CTR's threshold (20 KiB on `vaes512`). There (2026-12-02, this threshold
 /// lowered to 4 KiB for the experiment, three runs of `bench gcm`) rd2p against plain broke
 /// even at 16–24 KiB sealing and 24–32 KiB opening, with both key sizes, and was 5–9% ahead at
@@ -253,7 +260,7 @@ pub fn face_pays_from_blocks(backend: BackendKind, rounds: usize) -> Option<usiz
     #[cfg(target_arch = "x86_64")]
     if backend == BackendKind::Vaes512 && crate::cpu::zmm_clmul_apart_from_aes() {
         return Some(match rounds {
-            10 => 1536,
+            10 => 896,
             12 => 1024,
             _ => 768,
         });

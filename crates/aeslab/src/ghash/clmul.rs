@@ -20,7 +20,7 @@
 
 #![allow(unsafe_code)] // SIMD kernels: each block says which token makes it sound.
 
-use super::table::{HALF, PowerTable};
+use super::table::{HALF, PAIRED, PowerTable};
 use super::{Available, GhashKey, POWERS};
 use crate::Block;
 use crate::simd::{BlockIsa, MAX_LANES, Reg, RegisterSpace, load_blocks, mask_reaches_next_page};
@@ -111,6 +111,15 @@ impl<V: ClmulReg> Sum<V> {
         unsafe { Sum { lo: V::zero(), mid: V::zero(), hi: V::zero() } }
     }
 
+    /// The sum computed here ([`Reg::computed_here`] on each part): a group summed ahead of
+    /// another finishes its own XORs before the next group's products join them. Without it,
+    /// LLVM re-associated the two groups' XORs into one tree and kept the first group's
+    /// products, 24 registers, on the stack until the second group's end (zmm, 2026-12-03).
+    #[inline(always)]
+    pub(crate) unsafe fn computed_here(self) -> Sum<V> {
+        unsafe { Sum { lo: self.lo.computed_here(), mid: self.mid.computed_here(), hi: self.hi.computed_here() } }
+    }
+
     /// Adds register `r` of a group (`x`: byte-reversed data, the accumulator folded into
     /// register 0) times its power at `h` (H^(GROUP × LANES) … H^1), by Karatsuba: low×low,
     /// high×high, and (x_lo ⊕ x_hi)(h_lo ⊕ h_hi) with the power's side from `halves`
@@ -162,7 +171,15 @@ impl<V: ClmulReg> Sum<V> {
     /// accumulator from group to group.
     #[inline(always)]
     pub(crate) unsafe fn schoolbook_add_by_lane(&mut self, h: *const Block, r: usize, x: V) {
-        unsafe { mul_add(self, x, V::broadcast(&*h.add(r * V::LANES))) }
+        unsafe { self.schoolbook_add_broadcast(h.add(r * V::LANES), x) }
+    }
+
+    /// [`Sum::schoolbook_add`] of `x` times the one power at `p`, broadcast to every lane
+    /// ([`Sum::schoolbook_add_by_lane`] takes register `r`'s from a group's powers; a group
+    /// summed ahead of another takes it from the paired powers, `table.rs`).
+    #[inline(always)]
+    pub(crate) unsafe fn schoolbook_add_broadcast(&mut self, p: *const Block, x: V) {
+        unsafe { mul_add(self, x, V::broadcast(&*p)) }
     }
 
     /// The lanes' sums after a group summed by [`Sum::schoolbook_add_by_lane`], each reduced in
@@ -508,21 +525,33 @@ pub(crate) unsafe fn powers_in_kernel<V: ClmulReg>(h1: V::Lane) -> [Block; POWER
 
 /// H^32 … H^17 into the upper half of `table` (H^k at `POWERS − k`) from H^16 … H^1 in its
 /// lower half: the last stage of [`powers_in_kernel`] on zmm, registers 4 … 7 of the group as
-/// registers 0 … 3 times H^16 in every lane, made by the first message that reads them.
+/// registers 0 … 3 times H^16 in every lane, made by the first message that reads them; then
+/// the paired powers H^64, H^60, …, H^36 (`table.rs`) into the `PAIRED` blocks after H^1.
 ///
 /// # Safety
 /// Only inside a kernel entered under an ISA with `V`'s carry-less multiply, `V` of 4 lanes;
-/// `table` points at POWERS blocks whose lower half holds the powers, and no other thread
-/// reads or writes its upper half meanwhile.
+/// `table` points at POWERS blocks whose lower half holds the powers and `PAIRED` blocks
+/// after them, and no other thread reads or writes its upper half or the paired blocks
+/// meanwhile.
 #[inline(always)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // Only x86 has zmm.
 pub(crate) unsafe fn upper_powers_in_kernel<V: ClmulReg>(table: *mut Block) {
     debug_assert_eq!(GROUP * V::LANES, POWERS);
+    debug_assert_eq!(GROUP, PAIRED);
     unsafe {
         let hp = V::broadcast_lane(V::Lane::load(table.add(POWERS - HALF)));
-        for i in 0..GROUP / 2 {
+        let mut upper = [V::zero(); GROUP / 2];
+        for (i, u) in upper.iter_mut().enumerate() {
             let r = V::load(table.add(POWERS - (i + 1) * V::LANES));
-            mul_stored(r, hp).store(table.add(POWERS - (i + 1 + GROUP / 2) * V::LANES));
+            *u = mul_stored(r, hp);
+            u.store(table.add(POWERS - (i + 1 + GROUP / 2) * V::LANES));
+        }
+        // The paired powers: register `r`'s first power, H^(32 − 4r), times H^32 (lane 0 of
+        // the last upper register made). Every lane is multiplied; lane 0 is kept.
+        let h32 = V::broadcast_lane(upper[GROUP / 2 - 1].lane0());
+        for r in 0..GROUP {
+            let first = if r < GROUP / 2 { upper[GROUP / 2 - 1 - r] } else { V::load(table.add(r * V::LANES)) };
+            mul_stored(first, h32).lane0().store(table.add(POWERS + r));
         }
     }
 }

@@ -253,6 +253,10 @@ impl Drop for GhashKey {
         // (half the stores for ymm, a quarter for xmm).
         let used = self.imp.powers_used();
         crate::ct::wipe(self.powers.get_mut()[POWERS - used..].as_flattened_mut());
+        // And the paired powers, which only zmm's key makes (with its upper half).
+        if self.imp.upper_powers_later() {
+            crate::ct::wipe(self.powers.paired_mut().as_flattened_mut());
+        }
     }
 }
 
@@ -356,8 +360,8 @@ mod tests {
     /// Each carry-less width's key holds exactly H^k·x^-1 at `POWERS − k` for the k its groups
     /// use, and zeros before them (what the drop's partial wipe relies on), on an H with bits
     /// at both ends so that every power needs its reduction. zmm's key holds H^16 … H^1 until
-    /// a call reads more, and then all 32, whether it made them in the key or, as when another
-    /// thread is making them, in a private copy.
+    /// a call reads more, and then all 32 and the paired powers H^64, H^60, …, H^36, whether
+    /// it made them in the key or, as when another thread is making them, in a private copy.
     #[test]
     fn powers_are_where_the_kernels_and_the_wipe_expect_them() {
         let h_bytes: Block = [0x80, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0x01];
@@ -372,6 +376,18 @@ mod tests {
             assert!(table[..table.len() - used].iter().all(|b| *b == [0; 16]), "{name}: slots before the used powers");
         };
         let check_read = |name: &str, powers: Powers<'_>, used: usize| check(name, powers.last(used), used);
+        let h32 = (1..32).fold(h, |p, _| portable::mul(p, h));
+        let check_paired = |name: &str, paired: &[Block]| {
+            assert_eq!(paired.len(), table::PAIRED);
+            for (r, stored) in paired.iter().enumerate() {
+                let mut power = h32;
+                for _ in 0..32 - 4 * r {
+                    power = portable::mul(power, h);
+                }
+                assert_eq!(u128::from_le_bytes(*stored), times_inverse_x(power), "{name}: paired power of register {r}");
+            }
+        };
+        let read_paired = |powers: Powers<'_>| powers.paired_made().to_vec();
         let mut ran = 0;
         for imp in GhashImpl::ALL {
             let Some(available) = imp.check() else { continue };
@@ -390,6 +406,7 @@ mod tests {
             // Claimed by another thread: made in a private copy, the key's own left alone.
             fresh.powers.pretend_claimed();
             check_read("zmm, in a private copy", fresh.powers_for(HALF + 1, &mut spare), POWERS);
+            check_paired("zmm, in a private copy", &read_paired(fresh.powers_for(HALF + 1, &mut spare)));
             assert!(spare.is_used());
             drop(spare);
             check("zmm, still unmade in the key", fresh.powers.get_mut(), HALF);
@@ -399,10 +416,13 @@ mod tests {
             check_read("zmm, made", key.powers_for(HALF + 1, &mut spare), POWERS);
             assert!(!spare.is_used() && key.upper_powers_made());
             check_read("zmm, again", key.powers_for(POWERS, &mut spare), POWERS);
+            check_paired("zmm, made", &read_paired(key.powers_for(POWERS, &mut spare)));
             drop(spare);
             let mut made = key.clone();
             check("zmm, made then cloned", made.powers.get_mut(), POWERS);
+            check_paired("zmm, made then cloned", made.powers.paired_mut());
             check("zmm, made in the key", key.powers.get_mut(), POWERS);
+            check_paired("zmm, made in the key", key.powers.paired_mut());
             ran += 1;
         }
         assert_eq!(ran, usize::from(GhashImpl::Vpclmul512.available()));

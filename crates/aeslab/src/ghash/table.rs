@@ -19,6 +19,11 @@
 //! `READY` (acquire) before it reads them. A thread that finds them `CLAIMED` does not wait
 //! for the thread that claimed them (it may be descheduled): it makes its own copy in the
 //! caller's [`Spare`], used for that message and wiped after it.
+//!
+//! With the upper half, zmm's key makes the paired powers: H^64, H^60, …, H^36, the first
+//! power of each register of a group 32 blocks ahead of another, so that a stitched loop can
+//! sum two groups and reduce once (`gcm::insn`, `ByLaneAhead`). They follow H^1 in the same
+//! table, are written and published with the upper half, and are read only where it is.
 
 #![allow(unsafe_code)] // Memory shared between threads, written once; each block says why it is sound.
 
@@ -40,10 +45,27 @@ const CLAIMED: u8 = 1;
 /// The upper half holds H^32 … H^17 and is never written again (but for the wipe on drop).
 const READY: u8 = 2;
 
-/// H^32 … H^1, the upper half made once, by the first message that needs it.
+/// How many paired powers zmm's key makes with its upper half: one per zmm register of a
+/// group, H^(2·POWERS − 4r) for register `r`.
+pub(crate) const PAIRED: usize = POWERS / 4;
+
+/// The powers and, right after them, the paired powers: a kernel reads the paired ones from
+/// the table's pointer, `POWERS` blocks on (`Powers::paired`). (`repr(C)` with fields of
+/// alignment 1: no padding between them.)
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct PowerCells {
+    powers: [Block; POWERS],
+    paired: [Block; PAIRED],
+}
+
+const _: () = assert!(core::mem::offset_of!(PowerCells, paired) == POWERS * 16);
+
+/// H^32 … H^1 (and the paired powers), the upper half made once, by the first message that
+/// needs it.
 #[repr(C)]
 pub(crate) struct PowerTable {
-    cells: UnsafeCell<[Block; POWERS]>,
+    cells: UnsafeCell<PowerCells>,
     upper: AtomicU8,
 }
 
@@ -87,6 +109,24 @@ impl<'a> Powers<'a> {
         unsafe { &*self.table.add(POWERS - 1) }
     }
 
+    /// The paired powers H^64, H^60, …, H^36 (see the module's doc), one block each: where
+    /// to load them from. Loading is sound only when every power is made (a message that
+    /// asked for more than H^16 on zmm).
+    #[inline(always)]
+    pub(crate) fn paired(self) -> *const Block {
+        // SAFETY: the paired powers follow the POWERS blocks of the table (`PowerCells`, and
+        // the spare's room, which has the same layout).
+        unsafe { self.table.add(POWERS) }
+    }
+
+    /// The paired powers as a slice (checked: every power made), for tests.
+    #[cfg(test)]
+    pub(crate) fn paired_made(self) -> &'a [Block] {
+        assert_eq!(self.made, POWERS, "the paired powers were not made");
+        // SAFETY: made with the upper half, and they stay so while `'a` lasts.
+        unsafe { core::slice::from_raw_parts(self.paired(), PAIRED) }
+    }
+
     /// H^k … H^1 as a slice (checked: `k` at most as many as are made).
     #[inline(always)]
     pub(crate) fn last(self, k: usize) -> &'a [Block] {
@@ -106,13 +146,13 @@ impl<'a> Powers<'a> {
 /// when copied, put the closure out of line, a call with its captures in memory: 16-byte
 /// opens took 10.1–10.5 cycles/byte against 7.3.)
 pub(crate) struct Spare<'a> {
-    room: &'a mut MaybeUninit<[Block; POWERS]>,
+    room: &'a mut MaybeUninit<PowerCells>,
     used: bool,
 }
 
 impl<'a> Spare<'a> {
     #[inline(always)]
-    pub(crate) fn new(room: &'a mut MaybeUninit<[Block; POWERS]>) -> Spare<'a> {
+    pub(crate) fn new(room: &'a mut MaybeUninit<PowerCells>) -> Spare<'a> {
         Spare { room, used: false }
     }
 
@@ -127,7 +167,9 @@ impl<'a> Spare<'a> {
     #[cold]
     fn wipe(&mut self) {
         // SAFETY: `used` is set only after the whole room was written.
-        crate::ct::wipe(unsafe { self.room.assume_init_mut() }.as_flattened_mut());
+        let cells = unsafe { self.room.assume_init_mut() };
+        crate::ct::wipe(cells.powers.as_flattened_mut());
+        crate::ct::wipe(cells.paired.as_flattened_mut());
     }
 }
 
@@ -145,12 +187,18 @@ impl PowerTable {
     /// that needs it, or already made (`upper_made`, for widths that do not read it).
     #[inline(always)]
     pub(crate) fn new(powers: [Block; POWERS], upper_made: bool) -> PowerTable {
-        PowerTable { cells: UnsafeCell::new(powers), upper: AtomicU8::new(if upper_made { READY } else { ABSENT }) }
+        let cells = PowerCells { powers, paired: [[0; 16]; PAIRED] };
+        PowerTable { cells: UnsafeCell::new(cells), upper: AtomicU8::new(if upper_made { READY } else { ABSENT }) }
     }
 
     /// Every power, for the wipe on drop.
     pub(crate) fn get_mut(&mut self) -> &mut [Block; POWERS] {
-        self.cells.get_mut()
+        &mut self.cells.get_mut().powers
+    }
+
+    /// The paired powers, for the wipe on drop.
+    pub(crate) fn paired_mut(&mut self) -> &mut [Block; PAIRED] {
+        &mut self.cells.get_mut().paired
     }
 
     /// H^16 … H^1: what the key set-up made, never written through `&self`.
@@ -187,8 +235,9 @@ impl PowerTable {
         let own = self.cells.get().cast::<Block>();
         match self.upper.compare_exchange(ABSENT, CLAIMED, Ordering::Acquire, Ordering::Acquire) {
             Ok(_) => {
-                // SAFETY: `own` is the key's table of POWERS blocks; its lower half holds H^16 …
-                // H^1, and only this thread touches its upper half until READY.
+                // SAFETY: `own` is the key's table of POWERS blocks and the paired ones; its
+                // lower half holds H^16 … H^1, and only this thread touches its upper half and
+                // the paired powers until READY.
                 unsafe { clmul.upper_powers(own) };
                 self.upper.store(READY, Ordering::Release);
                 self.all()
@@ -199,9 +248,10 @@ impl PowerTable {
                 // Another thread is making them: a copy of the lower half, and the upper half
                 // made in the copy.
                 let copy = spare.room.as_mut_ptr().cast::<Block>();
-                // SAFETY: `copy` has room for POWERS blocks; the lower half of `own` is only
-                // read while shared. `upper_powers` writes the copy's upper half from its lower
-                // half, so every block is written before `used` says so.
+                // SAFETY: `copy` has room for POWERS blocks and the paired ones; the lower half
+                // of `own` is only read while shared. `upper_powers` writes the copy's upper
+                // half and paired powers from its lower half, so every block is written before
+                // `used` says so.
                 unsafe {
                     core::ptr::copy_nonoverlapping(own.add(HALF), copy.add(HALF), HALF);
                     clmul.upper_powers(copy);
@@ -231,8 +281,8 @@ impl Clone for PowerTable {
         if self.upper.load(Ordering::Acquire) == READY {
             // SAFETY: READY, loaded with acquire ordering: the upper half is written and will
             // not be again while `self` is shared.
-            let all: &[Block; POWERS] = unsafe { &*self.cells.get() };
-            return PowerTable::new(*all, true);
+            let all: PowerCells = unsafe { *self.cells.get() };
+            return PowerTable { cells: UnsafeCell::new(all), upper: AtomicU8::new(READY) };
         }
         let mut powers = [[0u8; 16]; POWERS];
         powers[HALF..].copy_from_slice(self.lower().last(HALF));

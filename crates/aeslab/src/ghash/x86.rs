@@ -146,7 +146,8 @@ impl<I: ClmulIsa> Kernel for Powers<I> {
     }
 }
 
-/// zmm's powers H^32 … H^17 into the upper half of `table` from its lower half.
+/// zmm's powers H^32 … H^17 into the upper half of `table` from its lower half, and the
+/// paired powers after H^1.
 struct UpperPowers {
     table: *mut Block,
 }
@@ -204,12 +205,14 @@ impl Carryless {
     }
 
     /// zmm's H^32 … H^17, made after the key (`table.rs`), into the upper half of `table`
-    /// from H^16 … H^1 in its lower half; the narrower widths make all theirs with the key, so
-    /// for them there is nothing to do.
+    /// from H^16 … H^1 in its lower half, and the paired powers into the `PAIRED` blocks after
+    /// them; the narrower widths make all theirs with the key, so for them there is nothing
+    /// to do.
     ///
     /// # Safety
-    /// `table` points at POWERS blocks, the lower half written, and no other thread reads or
-    /// writes the upper half until this returns.
+    /// `table` points at POWERS blocks and the paired ones after them (`PowerCells`), the
+    /// lower half written, and no other thread reads or writes the upper half or the paired
+    /// powers until this returns.
     pub(crate) unsafe fn upper_powers(self, table: *mut Block) {
         if let Carryless::Zmm(t) = self {
             t.enter(UpperPowers { table });

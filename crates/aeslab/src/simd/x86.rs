@@ -67,6 +67,25 @@ isa!(
     x86_has!("aes", "vaes", "avx512f", "avx512bw", "ssse3", "pclmulqdq", "vpclmulqdq")
 );
 
+/// [`Reg::computed_here`] for zmm: an `asm!` operand in a zmm register needs AVX-512F in the
+/// function that holds it, so the barrier is a function of its own with that feature, which
+/// inlines into every kernel that has it.
+///
+/// # Safety
+/// The CPU has AVX-512F.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn zmm_computed_here(x: __m512i) -> __m512i {
+    #[allow(unused_mut)] // Mutated only by the barrier.
+    let mut x = x;
+    // SAFETY: the template is empty; the register goes in and comes out unchanged.
+    #[cfg(not(miri))]
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(nomem, nostack, preserves_flags));
+    }
+    x
+}
+
 // SAFETY (every method of the three impls): the caller holds a token of an ISA with this
 // register (see `Reg`): SSSE3 at least for xmm (its kernels' ISAs all include it), AVX2 for
 // ymm, AVX-512F and BW for zmm. The masked loads and stores touch only the blocks (zmm: the
@@ -283,6 +302,11 @@ fn byte_mask(n: usize) -> __mmask64 {
 
 impl Reg for __m512i {
     const LANES: usize = 4;
+    #[inline(always)]
+    unsafe fn computed_here(self) -> Self {
+        // SAFETY: the caller holds a token with AVX-512F (see above).
+        unsafe { zmm_computed_here(self) }
+    }
     #[inline(always)]
     unsafe fn zero() -> Self {
         unsafe { _mm512_setzero_si512() }
