@@ -11,15 +11,14 @@ seconds="${1:-${FUZZ_SECONDS:-60}}"
 rustup toolchain list | grep '^nightly' >/dev/null || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
 
-# Each target reaches the library's kernels through its inline functions (`Gcm::crypt` turns
-# the backend into a `dyn` engine inline, so the engine's vtable and every kernel it names are
-# made where it is inlined). cargo-fuzz builds in release, where rustc makes such generic
-# instances again in every crate that needs them: each target compiled the kernels anew, under
-# the sanitizers' instrumentation. Shared (a nightly flag; cargo-fuzz appends RUSTFLAGS to its
-# own), the targets link the library's copies: on Emerald Rapids (2026-12-03, 2 cores) the
-# build took 7 min 51 s in `.ci/run`, against 16 min 19 s for the same code without the flag
-# (in a timed build with it, the four targets' own crates took seconds). The runs below get
-# the same flags, so they reuse the build.
+# cargo-fuzz builds in release, where rustc makes a crate's generic instances again in every
+# crate that needs them. Each target used to reach the kernels through the library's inline
+# functions (`Gcm::crypt` made the `dyn` engine inline), so each compiled every kernel anew,
+# under the sanitizers' instrumentation: 16 min 19 s on Emerald Rapids (2026-12-03, 2 cores),
+# 7 min 51 s with the instances shared (this nightly flag; cargo-fuzz appends RUSTFLAGS to its
+# own). The library now dispatches out of line (`crate::ctr::engine`), which a user's crate
+# needs too (scripts/check-downstream-code.sh); the flag stays, for any generic a target
+# still instantiates. The runs below get the same flags, so they reuse the build.
 export RUSTFLAGS="${RUSTFLAGS:+$RUSTFLAGS }-Zshare-generics=y"
 cargo +nightly fuzz build
 for target in $(cargo +nightly fuzz list); do
