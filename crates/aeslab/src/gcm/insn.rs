@@ -12,7 +12,8 @@
 //! once, before the last round: by Karatsuba (see `ghash::clmul`), or on zmm where the
 //! carry-less multiplier has a port of its own, by the schoolbook (`GroupProduct`), whose
 //! groups leave one sum per lane for the next group rather than adding the lanes (`ByLane`),
-//! and sum two groups at a time before one reduction (`ByLaneAhead`).
+//! and sum two groups at a time before one reduction (`ByLaneAhead`). Karatsuba's zmm groups
+//! leave their sums by lane too with AES-128 (`KaratsubaByLane`).
 //!
 //! Register budget (16 vector registers on SSE and AVX2; 32 on AVX-512 and NEON): 8 AES states,
 //! the round key, the sum's three parts, the data register, its folded halves and one product,
@@ -149,6 +150,10 @@ trait GroupProduct {
     /// The group leaves one sum per lane ([`ByLane`]) rather than the accumulator in lane 0.
     const BY_LANE: bool = false;
 
+    /// The loop sums two of its groups before one reduction, the first by [`ByLaneAhead`]
+    /// (`later_groups`; where the rounds leave room, [`paired_groups_pay`]).
+    const PAIRS_AHEAD: bool = false;
+
     /// Adds register `r` of a group (`x`: byte-reversed, the accumulator folded in) times its
     /// power into `sum`.
     ///
@@ -205,6 +210,7 @@ struct ByLane;
 
 impl GroupProduct for ByLane {
     const BY_LANE: bool = true;
+    const PAIRS_AHEAD: bool = true;
 
     #[inline(always)]
     unsafe fn add<R: ClmulReg>(sum: &mut Sum<R>, key: GroupKey, r: usize, x: R) {
@@ -215,6 +221,41 @@ impl GroupProduct for ByLane {
     unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R {
         unsafe { sum.reduce_by_lane() }
     }
+}
+
+/// [`Karatsuba`] with each register's power and its half broadcast to its lanes, the group's
+/// sum reduced lane by lane and not added, as [`ByLane`] does for the schoolbook: the loop's
+/// groups on zmm where Karatsuba runs, all but the last that a message hashes (which
+/// [`Karatsuba`] hashes, taking the lanes back to one). The lanes' XOR it saves a group (lane
+/// extracts and XORs, a few of the 260 or so pipe slot-cycles a group of the zmm loop takes on
+/// Zen 5, `docs/measurements/zen5.md`) also leaves the chain that carries the accumulator
+/// from group to group. The powers and halves it broadcasts are memory operands as before,
+/// one block each instead of a register's four. With AES-128 only ([`karatsuba_by_lane_pays`]).
+struct KaratsubaByLane;
+
+impl GroupProduct for KaratsubaByLane {
+    const BY_LANE: bool = true;
+
+    #[inline(always)]
+    unsafe fn add<R: ClmulReg>(sum: &mut Sum<R>, key: GroupKey, r: usize, x: R) {
+        unsafe { sum.karatsuba_add_by_lane(key.h, key.halves, r, x) }
+    }
+
+    #[inline(always)]
+    unsafe fn reduce<R: ClmulReg>(sum: Sum<R>) -> R {
+        unsafe { sum.reduce_karatsuba_by_lane() }
+    }
+}
+
+/// Whether the zmm loop with Karatsuba sums its groups by lane ([`KaratsubaByLane`]) with `nr`
+/// rounds: with AES-128. On Zen 5 (2026-12-04, `bench-old-new.sh`, three runs of eight
+/// alternated rounds, medians, new/old time) AES-128 took 0.97–0.99 at 64 KiB sealing and
+/// opening and 0.98–0.99 at 4 KiB; AES-256 1.01–1.03 at 4 KiB and 0.97–1.02 at 64 KiB, so
+/// AES-256 (and AES-192, not measured) keeps the lanes' XOR. (Zen 4 runs the same loop and has
+/// not been measured with it; its try of 2026-12-02, which read its last opening group's keys
+/// from the schedule, read 0.98–1.05.)
+const fn karatsuba_by_lane_pays(nr: usize) -> bool {
+    nr == 10
 }
 
 /// [`ByLane`] for the first of two groups summed together and reduced once (`later_groups`):
@@ -856,13 +897,14 @@ const fn paired_groups_pay(nr: usize, after: usize) -> bool {
 }
 
 /// Groups `1..full` of the message at `p`, each hashing a group (sealing: the one before it;
-/// opening: itself) into `acc`, which is returned. Where `P` leaves its sums by lane (the zmm
-/// loop on Intel) and the rounds leave room ([`paired_groups_pay`]), two groups at a time
+/// opening: itself) into `acc`, which is returned. Where `P` pairs its groups
+/// ([`GroupProduct::PAIRS_AHEAD`]: the schoolbook's zmm loop on Intel) and the rounds leave
+/// room ([`paired_groups_pay`]), two groups at a time
 /// share one reduction: the first multiplies as [`ByLaneAhead`] and leaves its sum to the
 /// second.
 ///
 /// # Safety
-/// The ISA of `R` may run; `p` holds `full` groups; with `P::BY_LANE`, `gkey`'s paired powers
+/// The ISA of `R` may run; `p` holds `full` groups; with `P::PAIRS_AHEAD`, `gkey`'s paired powers
 /// are made.
 #[inline(always)]
 unsafe fn later_groups<R, S, K, P, const NR: usize, const AFTER: usize>(
@@ -882,7 +924,7 @@ where
 {
     let g = GROUP * R::LANES;
     let mut first = 1;
-    if P::BY_LANE && paired_groups_pay(NR, AFTER) {
+    if P::PAIRS_AHEAD && paired_groups_pay(NR, AFTER) {
         while first + 1 < full {
             let i = first;
             // SAFETY: the caller's ISA and `full` groups at `p`; the paired powers are made
@@ -946,13 +988,15 @@ where
     P: GroupProduct,
     Q: GroupProduct,
 {
-    // Opening's last group apart, when `P` would leave its sums by lane. It reads its round
-    // keys from the schedule: the loop's copy (`WideKeys`) is made only for messages long
-    // enough for it, and wiped when the loop ends.
+    // Opening's last group apart, when `P` would leave its sums by lane, from the round keys
+    // the loop read: the loop's copy (`WideKeys`) where the message is long enough for one,
+    // else the schedule. (From the schedule always, AES-128 opening 4 KiB took 2–3% longer
+    // than without the lanes' sums on Zen 5, 2026-12-04.)
     let last_apart = decrypt && P::BY_LANE && full > 0;
     let by_p = if last_apart { full - 1 } else { full };
     // SAFETY: the caller's ISA and `full` groups at `p`.
     unsafe {
+        let at = p.add(by_p * GROUP * R::LANES);
         if by_p > 0 {
             // The first group reads the keys from the schedule; the copy below is made while
             // its rounds run.
@@ -967,16 +1011,20 @@ where
         acc = if R::LANES >= 4 && by_p >= wide_keys_from_groups(NR) {
             let mut space = RegisterSpace::<WIDE_KEY_SPACE>::uninit();
             let wide = WideKeys::<R, NR>::write(keys, &mut space);
-            let acc = later_groups::<R, S, _, P, NR, AFTER>(&wide, starts, p, by_p, gkey, acc, decrypt);
+            let mut acc = later_groups::<R, S, _, P, NR, AFTER>(&wide, starts, p, by_p, gkey, acc, decrypt);
+            if last_apart {
+                acc = group::<R, S, _, _, _, NR, AFTER, IN_FLIGHT, true>(&wide, starts, at, &GroupAt::<Q>::new(gkey, at), acc, &mut Whole);
+            }
             wide.wipe();
             acc
         } else {
-            later_groups::<R, S, _, P, NR, AFTER>(keys, starts, p, by_p, gkey, acc, decrypt)
+            let acc = later_groups::<R, S, _, P, NR, AFTER>(keys, starts, p, by_p, gkey, acc, decrypt);
+            if last_apart {
+                group::<R, S, _, _, _, NR, AFTER, IN_FLIGHT, true>(keys, starts, at, &GroupAt::<Q>::new(gkey, at), acc, &mut Whole)
+            } else {
+                acc
+            }
         };
-        if last_apart {
-            let at = p.add(by_p * GROUP * R::LANES);
-            acc = group::<R, S, _, _, _, NR, AFTER, IN_FLIGHT, true>(keys, starts, at, &GroupAt::<Q>::new(gkey, at), acc, &mut Whole);
-        }
         acc
     }
 }
@@ -1051,6 +1099,8 @@ where
         let groups_acc = R::from_lane0(ad_acc);
         let groups_acc = if R::LANES >= 4 && schoolbook {
             whole_groups::<R, S, ByLane, Schoolbook, NR, AFTER>(keys, &mut starts, p, full, gkey, groups_acc, decrypt)
+        } else if R::LANES >= 4 && karatsuba_by_lane_pays(NR) {
+            whole_groups::<R, S, KaratsubaByLane, Karatsuba, NR, AFTER>(keys, &mut starts, p, full, gkey, groups_acc, decrypt)
         } else {
             whole_groups::<R, S, Karatsuba, Karatsuba, NR, AFTER>(keys, &mut starts, p, full, gkey, groups_acc, decrypt)
         };

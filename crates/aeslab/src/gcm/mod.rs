@@ -797,7 +797,8 @@ mod tests {
     }
 
     /// The zmm loop's two ways of multiplying a group (`insn::GroupProduct`): a CPU runs one of
-    /// them by default (Intel the schoolbook, others Karatsuba), and both must seal and open
+    /// them by default (Intel the schoolbook, others Karatsuba; each leaves its sums by lane
+    /// with AES-128, and the schoolbook also with the others), and both must seal and open
     /// as GCM does without the stitched loop (the same backend beside portable GHASH), with
     /// every key length, plain and FACE, on lengths around a group (512 bytes), the loop's copy
     /// of the round keys (from 6 or 16 groups), FACE's threshold and the tails.

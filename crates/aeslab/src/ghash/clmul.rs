@@ -139,6 +139,32 @@ impl<V: ClmulReg> Sum<V> {
         }
     }
 
+    /// [`Sum::karatsuba_add`] with the same power in every lane, as
+    /// [`Sum::schoolbook_add_by_lane`] takes it: register `r`'s first power and its half
+    /// (lane 0 of `halves`' register, which holds the folded halves of registers `r` and `r +
+    /// GROUP / 2`), each broadcast. The product of every lane is the schoolbook's, so a group
+    /// summed so and reduced by [`Sum::reduce_karatsuba_by_lane`] leaves the sums by lane
+    /// that [`Sum::schoolbook_add_by_lane`] says stand for the accumulator.
+    #[inline(always)]
+    pub(crate) unsafe fn karatsuba_add_by_lane(&mut self, h: *const Block, halves: *const Block, r: usize, x: V) {
+        unsafe {
+            let p = V::broadcast(&*h.add(r * V::LANES));
+            self.lo = self.lo.xor(x.clmul_ll(p));
+            self.hi = self.hi.xor(x.clmul_hh(p));
+            let folded = x.xor(x.swap_qwords());
+            let half = V::broadcast(&*halves.add((r % (GROUP / 2)) * V::LANES));
+            let m = if r < GROUP / 2 { folded.clmul_ll(half) } else { folded.clmul_lh(half) };
+            self.mid = self.mid.xor(m);
+        }
+    }
+
+    /// The lanes' sums after a group summed by [`Sum::karatsuba_add_by_lane`], each reduced in
+    /// its lane and not added.
+    #[inline(always)]
+    pub(crate) unsafe fn reduce_karatsuba_by_lane(self) -> V {
+        unsafe { reduce_lanes(Sum { lo: self.lo, mid: self.mid.xor(self.lo).xor(self.hi), hi: self.hi }) }
+    }
+
     /// [`Sum::karatsuba_add`] by the schoolbook: low×low, high×high and the two cross
     /// products, four multiplies and no fold of the data's halves (one qword swap and one XOR
     /// fewer a register, one multiply more), for a loop whose multiplier has issue slots to
