@@ -248,10 +248,11 @@ impl GroupProduct for KaratsubaByLane {
 }
 
 /// Whether the zmm loop with Karatsuba sums its groups by lane ([`KaratsubaByLane`]) with `nr`
-/// rounds: with AES-128. On Zen 5 (2026-12-04, `bench-old-new.sh`, three runs of eight
+/// rounds: with AES-128. On Zen 5 (2026-12-04, `bench-old-new.sh`, runs of six and eight
 /// alternated rounds, medians, new/old time) AES-128 took 0.97–0.99 at 64 KiB sealing and
-/// opening and 0.98–0.99 at 4 KiB; AES-256 1.01–1.03 at 4 KiB and 0.97–1.02 at 64 KiB, so
-/// AES-256 (and AES-192, not measured) keeps the lanes' XOR. (Zen 4 runs the same loop and has
+/// opening and 0.98–1.00 at 4 KiB (opening once its last group read the loop's keys); AES-256
+/// 1.00–1.03 at 4 KiB and 0.97–1.02 at 64 KiB, so AES-256 (and AES-192, not measured) keeps
+/// the lanes' XOR. (Zen 4 runs the same loop and has
 /// not been measured with it; its try of 2026-12-02, which read its last opening group's keys
 /// from the schedule, read 0.98–1.05.)
 const fn karatsuba_by_lane_pays(nr: usize) -> bool {
